@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel API differences between the kernels stt builds for (6.1 and 6.12).
+ * Every such test in the module lives here, behind a small helper named
+ * after what it does.  The tests look for the API itself rather than a
+ * version number, so a stable backport cannot fool them.
+ */
+#ifndef _STT_COMPAT_H
+#define _STT_COMPAT_H
+
+#include <linux/netdevice.h>
+#include <net/dst_metadata.h>
+#include <net/ip_tunnels.h>
+
+/* 6.4 moved skb_gso_segment() out of netdevice.h. */
+#if __has_include(<net/gso.h>)
+#include <net/gso.h>
+#endif
+
+/* 6.10 turned the __be16 TUNNEL_* flags into a bitmap of IP_TUNNEL_*_BIT. */
+#ifdef IP_TUNNEL_DECLARE_FLAGS
+
+static inline struct metadata_dst *stt_tun_rx_dst(struct sk_buff *skb,
+						  __be64 tun_id)
+{
+	IP_TUNNEL_DECLARE_FLAGS(flags) = { };
+
+	__set_bit(IP_TUNNEL_KEY_BIT, flags);
+	__set_bit(IP_TUNNEL_CSUM_BIT, flags);
+	return ip_tun_rx_dst(skb, flags, tun_id, 0);
+}
+
+static inline bool stt_tun_info_df(const struct ip_tunnel_info *info)
+{
+	return test_bit(IP_TUNNEL_DONT_FRAGMENT_BIT, info->key.tun_flags);
+}
+
+#else
+
+static inline struct metadata_dst *stt_tun_rx_dst(struct sk_buff *skb,
+						  __be64 tun_id)
+{
+	return ip_tun_rx_dst(skb, TUNNEL_KEY | TUNNEL_CSUM, tun_id, 0);
+}
+
+static inline bool stt_tun_info_df(const struct ip_tunnel_info *info)
+{
+	return info->key.tun_flags & TUNNEL_DONT_FRAGMENT;
+}
+
+#endif
+
+/* 6.12 moved "lockless transmit" from a feature bit to a device field. */
+static inline void stt_dev_set_lltx(struct net_device *dev)
+{
+#ifdef NETIF_F_LLTX
+	dev->features |= NETIF_F_LLTX;
+#else
+	dev->lltx = true;
+#endif
+}
+
+#endif /* _STT_COMPAT_H */

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stt.ko: Stateless Transport Tunneling.  Brings the parts up in order and
+ * down in reverse; each part lives in its own file.
+ */
+#include <linux/module.h>
+#include <net/rtnetlink.h>
+
+#include "device.h"
+#include "stt_netlink.h"
+
+static int __init stt_mod_init(void)
+{
+	return stt_device_init();
+}
+
+static void __exit stt_mod_exit(void)
+{
+	stt_device_uninit();
+}
+
+module_init(stt_mod_init);
+module_exit(stt_mod_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Stateless Transport Tunneling (STT) network device");
+MODULE_ALIAS_RTNL_LINK(STT_LINK_KIND);

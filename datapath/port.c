@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Receive ports.  A port exists while at least one device uses it.
+ *
+ * Interception point: IPv4 PRE_ROUTING at NF_IP_PRI_CONNTRACK - 1.  That is
+ * after IP defragmentation (enabled here, so outer fragments are whole
+ * again) and after the raw table, where an operator can still drop or
+ * police STT traffic; and before connection tracking, so the TCP-looking
+ * segments, whose sequence numbers are not a byte stream, never reach
+ * conntrack's window checks or a filter table's "ctstate INVALID" rule.
+ */
+#include <linux/netfilter_ipv4.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <net/netfilter/ipv4/nf_defrag_ipv4.h>
+#include <net/netlink.h>
+
+#include "device.h"
+#include "recv.h"
+#include "port.h"
+#include "stats.h"
+
+#define STT_NF_PRIORITY (NF_IP_PRI_CONNTRACK - 1)
+
+struct stt_port *stt_port_find(struct net *net, __be16 dst_port)
+{
+	struct stt_net *sn = stt_net(net);
+	struct stt_port *port;
+
+	ASSERT_RTNL();
+	list_for_each_entry(port, &sn->port_list, list)
+		if (port->dst_port == dst_port)
+			return port;
+	return NULL;
+}
+
+static struct stt_port *port_open(struct net *net, __be16 dst_port,
+				    struct netlink_ext_ack *extack)
+{
+	struct stt_port *port;
+	int err;
+
+	port = kzalloc(sizeof(*port), GFP_KERNEL);
+	if (!port)
+		return ERR_PTR(-ENOMEM);
+	port->net = net;
+	port->dst_port = dst_port;
+
+	port->counters = stt_counters_alloc();
+	if (!port->counters) {
+		err = -ENOMEM;
+		goto err_free_port;
+	}
+
+	err = stt_reasm_table_init(&port->reasm, port->counters);
+	if (err)
+		goto err_free_counters;
+
+	err = nf_defrag_ipv4_enable(net);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "cannot enable IPv4 defragmentation");
+		goto err_destroy_reasm;
+	}
+
+	port->hook.hook = stt_rcv_hook;
+	port->hook.priv = port;
+	port->hook.pf = NFPROTO_IPV4;
+	port->hook.hooknum = NF_INET_PRE_ROUTING;
+	port->hook.priority = STT_NF_PRIORITY;
+	err = nf_register_net_hook(net, &port->hook);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "cannot register the STT receive hook");
+		goto err_disable_defrag;
+	}
+
+	list_add(&port->list, &stt_net(net)->port_list);
+	return port;
+
+err_disable_defrag:
+	nf_defrag_ipv4_disable(net);
+err_destroy_reasm:
+	stt_reasm_table_destroy(&port->reasm);
+err_free_counters:
+	stt_counters_free(port->counters);
+err_free_port:
+	kfree(port);
+	return ERR_PTR(err);
+}
+
+static void port_close(struct stt_port *port)
+{
+	list_del(&port->list);
+	nf_unregister_net_hook(port->net, &port->hook);
+	/* The hook may still be running on another CPU until a grace period
+	 * has passed; only then are the table and counters unused.
+	 */
+	synchronize_net();
+	nf_defrag_ipv4_disable(port->net);
+	stt_reasm_table_destroy(&port->reasm);
+	stt_counters_free(port->counters);
+	kfree(port);
+}
+
+/* Under RTNL: finds or opens the port @stt receives on and joins it. */
+struct stt_port *stt_port_attach(struct stt_dev *stt,
+				 struct netlink_ext_ack *extack)
+{
+	struct stt_port *port;
+
+	ASSERT_RTNL();
+	port = stt_port_find(stt->net, stt->cfg.dst_port);
+	if (!port) {
+		port = port_open(stt->net, stt->cfg.dst_port, extack);
+		if (IS_ERR(port))
+			return port;
+	}
+	port->refcnt++;
+	if (stt->cfg.collect_md)
+		rcu_assign_pointer(port->collect_md_dev, stt);
+	stt->port = port;
+	return port;
+}
+
+/* Under RTNL; after it returns no receive path can see @stt. */
+void stt_port_detach(struct stt_dev *stt)
+{
+	struct stt_port *port = stt->port;
+
+	ASSERT_RTNL();
+	if (rtnl_dereference(port->collect_md_dev) == stt)
+		RCU_INIT_POINTER(port->collect_md_dev, NULL);
+	if (--port->refcnt == 0) {
+		port_close(port);
+		stt->port = NULL;
+		return;
+	}
+	synchronize_net();
+	stt->port = NULL;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A receive port: the (underlay namespace, destination port) pair that stt
+ * devices share.  It owns the netfilter hook that takes STT segments away
+ * from the TCP stack, the reassembly table and the counters of everything
+ * that happens before a frame is matched to a device.
+ */
+#ifndef _STT_PORT_H
+#define _STT_PORT_H
+
+#include <linux/list.h>
+#include <linux/netfilter.h>
+#include <linux/rcupdate.h>
+
+#include "reasm.h"
+
+struct net;
+struct netlink_ext_ack;
+struct stt_dev;
+
+struct stt_port {
+	struct list_head list;		/* in stt_net.port_list, under RTNL */
+	struct net *net;		/* underlay namespace */
+	__be16 dst_port;
+	unsigned int refcnt;		/* attached devices, under RTNL */
+	struct stt_dev __rcu *collect_md_dev;
+	struct nf_hook_ops hook;
+	struct stt_reasm_table reasm;
+	struct stt_counters __percpu *counters;
+};
+
+struct stt_port *stt_port_find(struct net *net, __be16 dst_port);
+struct stt_port *stt_port_attach(struct stt_dev *stt,
+				 struct netlink_ext_ack *extack);
+void stt_port_detach(struct stt_dev *stt);
+
+#endif /* _STT_PORT_H */

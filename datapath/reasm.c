@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reassembly table: holds the segments of incomplete frames until the frame
+ * is whole, then chains them into one skb.  lib/stt_reasm.c decides which
+ * segments are acceptable; this file owns memory, hashing, expiry and the
+ * skb surgery.
+ */
+#include <linux/jhash.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <net/ipv6.h>
+
+#include "reasm.h"
+#include "stats.h"
+#include "stt_reasm.h"
+
+static unsigned int reasm_mem_limit = 8 << 20;
+module_param(reasm_mem_limit, uint, 0644);
+MODULE_PARM_DESC(reasm_mem_limit,
+		 "Bytes each receive port may hold in reassembly (default 8 MiB; read when a port opens)");
+
+static unsigned int reasm_timeout_ms = 1000;
+module_param(reasm_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(reasm_timeout_ms,
+		 "Milliseconds an incomplete frame is kept (default 1000; read when a port opens)");
+
+#define REASM_HASH_BITS 10
+
+struct frame {
+	struct hlist_node hnode;
+	struct list_head lru;
+	struct stt_reasm_key key;
+	unsigned long expires;
+	struct sk_buff *segs;		/* sorted by offset, linked by ->next */
+	struct sk_buff *last;
+	unsigned int truesize;		/* of segs plus this struct */
+	struct stt_reasm state;
+};
+
+struct seg_cb {
+	u16 offset;
+};
+
+#define SEG_CB(skb) ((struct seg_cb *)(skb)->cb)
+
+static u32 key_hash(const struct stt_reasm_table *t,
+		    const struct stt_reasm_key *key)
+{
+	return jhash2((const u32 *)key, sizeof(*key) / sizeof(u32), t->seed) &
+	       ((1U << REASM_HASH_BITS) - 1);
+}
+
+static bool key_equal(const struct stt_reasm_key *a,
+		      const struct stt_reasm_key *b)
+{
+	return a->frame_id == b->frame_id && a->sport == b->sport &&
+	       ipv6_addr_equal(&a->saddr, &b->saddr) &&
+	       ipv6_addr_equal(&a->daddr, &b->daddr);
+}
+
+static void frame_free(struct stt_reasm_table *t, struct frame *fr)
+{
+	hlist_del(&fr->hnode);
+	list_del(&fr->lru);
+	t->nr_frames--;
+	t->mem -= fr->truesize;
+	kfree_skb_list(fr->segs);
+	kfree(fr);
+}
+
+static void expire_frames(struct stt_reasm_table *t)
+{
+	struct frame *fr, *tmp;
+
+	list_for_each_entry_safe(fr, tmp, &t->lru, lru) {
+		if (time_before(jiffies, fr->expires))
+			break;
+		frame_free(t, fr);
+		stt_count(t->counters, STT_RX_REASM_TIMEOUTS);
+	}
+}
+
+static void gc_timer(struct timer_list *timer)
+{
+	struct stt_reasm_table *t = from_timer(t, timer, gc);
+
+	spin_lock(&t->lock);
+	expire_frames(t);
+	if (!list_empty(&t->lru))
+		mod_timer(&t->gc, list_first_entry(&t->lru, struct frame,
+						   lru)->expires);
+	spin_unlock(&t->lock);
+}
+
+int stt_reasm_table_init(struct stt_reasm_table *t,
+			 struct stt_counters __percpu *counters)
+{
+	int i;
+
+	t->buckets = kcalloc(1U << REASM_HASH_BITS, sizeof(*t->buckets),
+			     GFP_KERNEL);
+	if (!t->buckets)
+		return -ENOMEM;
+	for (i = 0; i < (1U << REASM_HASH_BITS); i++)
+		INIT_HLIST_HEAD(&t->buckets[i]);
+	spin_lock_init(&t->lock);
+	INIT_LIST_HEAD(&t->lru);
+	t->nr_frames = 0;
+	t->mem = 0;
+	t->mem_limit = READ_ONCE(reasm_mem_limit);
+	t->timeout = msecs_to_jiffies(READ_ONCE(reasm_timeout_ms)) ?: 1;
+	t->seed = get_random_u32();
+	t->counters = counters;
+	timer_setup(&t->gc, gc_timer, 0);
+	return 0;
+}
+
+/* Called once the port's netfilter hook is gone and RCU readers are done. */
+void stt_reasm_table_destroy(struct stt_reasm_table *t)
+{
+	struct frame *fr, *tmp;
+
+	del_timer_sync(&t->gc);
+	spin_lock_bh(&t->lock);
+	list_for_each_entry_safe(fr, tmp, &t->lru, lru)
+		frame_free(t, fr);
+	spin_unlock_bh(&t->lock);
+	WARN_ON_ONCE(t->mem);
+	kfree(t->buckets);
+}
+
+/* Evicts oldest frames until @need more bytes fit under the limit. */
+static bool make_room(struct stt_reasm_table *t, unsigned int need)
+{
+	if (need > t->mem_limit)
+		return false;
+	while (t->mem + need > t->mem_limit && !list_empty(&t->lru)) {
+		frame_free(t, list_first_entry(&t->lru, struct frame, lru));
+		stt_count(t->counters, STT_RX_REASM_MEM_DROPS);
+	}
+	return true;
+}
+
+static struct frame *frame_find(struct stt_reasm_table *t,
+				const struct stt_reasm_key *key,
+				struct hlist_head *bucket)
+{
+	struct frame *fr;
+
+	hlist_for_each_entry(fr, bucket, hnode)
+		if (key_equal(&fr->key, key))
+			return fr;
+	return NULL;
+}
+
+static struct frame *frame_create(struct stt_reasm_table *t,
+				  const struct stt_reasm_key *key,
+				  struct hlist_head *bucket, u16 frame_len)
+{
+	struct frame *fr;
+
+	fr = kmalloc(sizeof(*fr), GFP_ATOMIC);
+	if (!fr)
+		return NULL;
+	fr->key = *key;
+	fr->expires = jiffies + t->timeout;
+	fr->segs = NULL;
+	fr->last = NULL;
+	fr->truesize = sizeof(*fr);
+	stt_reasm_init(&fr->state, frame_len);
+	hlist_add_head(&fr->hnode, bucket);
+	list_add_tail(&fr->lru, &t->lru);
+	t->nr_frames++;
+	t->mem += sizeof(*fr);
+	if (!timer_pending(&t->gc))
+		mod_timer(&t->gc, fr->expires);
+	return fr;
+}
+
+/* Segments mostly arrive in order, so search for the place from the end. */
+static void seg_insert(struct frame *fr, struct sk_buff *skb)
+{
+	struct sk_buff **pp;
+
+	if (!fr->last || SEG_CB(fr->last)->offset < SEG_CB(skb)->offset) {
+		skb->next = NULL;
+		if (fr->last)
+			fr->last->next = skb;
+		else
+			fr->segs = skb;
+		fr->last = skb;
+		return;
+	}
+	for (pp = &fr->segs; *pp; pp = &(*pp)->next)
+		if (SEG_CB(*pp)->offset > SEG_CB(skb)->offset)
+			break;
+	skb->next = *pp;
+	*pp = skb;
+	if (!skb->next)
+		fr->last = skb;
+}
+
+static void chain_one(struct sk_buff *head, struct sk_buff ***tailp,
+		      struct sk_buff *skb)
+{
+	skb->next = NULL;
+	**tailp = skb;
+	*tailp = &skb->next;
+	head->len += skb->len;
+	head->data_len += skb->len;
+	head->truesize += skb->truesize;
+}
+
+/*
+ * Turns the sorted segment list into one skb: the first segment is the head
+ * and the others hang off its frag_list.  A frag_list may not nest, so
+ * segments that already carry one (GRO merges) are flattened into the chain.
+ */
+static struct sk_buff *frame_build(struct sk_buff *segs)
+{
+	struct sk_buff *head = segs, *skb, *next, **tail;
+
+	segs = head->next;
+	head->next = NULL;
+	tail = &skb_shinfo(head)->frag_list;
+	while (*tail)
+		tail = &(*tail)->next;
+
+	for (skb = segs; skb; skb = next) {
+		struct sk_buff *list = skb_shinfo(skb)->frag_list, *member;
+
+		next = skb->next;
+		skb_shinfo(skb)->frag_list = NULL;
+		for (member = list; member; member = member->next) {
+			skb->len -= member->len;
+			skb->data_len -= member->len;
+			skb->truesize -= member->truesize;
+		}
+		chain_one(head, &tail, skb);
+		while (list) {
+			member = list->next;
+			chain_one(head, &tail, list);
+			list = member;
+		}
+	}
+	return head;
+}
+
+/*
+ * Takes @skb, whose data starts at the segment's payload.  Returns the whole
+ * frame (data at the STT header) when @skb completed one, else NULL: the
+ * segment was queued, or dropped and counted.
+ */
+struct sk_buff *stt_reasm_table_add(struct stt_reasm_table *t,
+				    struct sk_buff *skb,
+				    const struct stt_reasm_key *key,
+				    u16 frame_len, u16 offset)
+{
+	struct hlist_head *bucket = &t->buckets[key_hash(t, key)];
+	struct sk_buff *segs;
+	struct frame *fr;
+	enum stt_err err;
+
+	SEG_CB(skb)->offset = offset;
+
+	spin_lock(&t->lock);
+	/* Room first: once lib/ has recorded the bytes they must be kept. */
+	if (!make_room(t, skb->truesize + sizeof(*fr)))
+		goto drop_mem;
+	fr = frame_find(t, key, bucket);
+	if (fr && time_after_eq(jiffies, fr->expires)) {
+		frame_free(t, fr);
+		stt_count(t->counters, STT_RX_REASM_TIMEOUTS);
+		fr = NULL;
+	}
+	if (!fr) {
+		fr = frame_create(t, key, bucket, frame_len);
+		if (!fr)
+			goto drop_mem;
+	}
+
+	err = stt_reasm_add(&fr->state, frame_len, offset, skb->len);
+	if (err != STT_OK) {
+		stt_count_err(t->counters, err);
+		goto drop;
+	}
+
+	seg_insert(fr, skb);
+	fr->truesize += skb->truesize;
+	t->mem += skb->truesize;
+
+	if (!stt_reasm_complete(&fr->state)) {
+		spin_unlock(&t->lock);
+		return NULL;
+	}
+
+	segs = fr->segs;
+	fr->segs = NULL;
+	frame_free(t, fr);
+	spin_unlock(&t->lock);
+
+	stt_count(t->counters, STT_RX_FRAMES_REASSEMBLED);
+	return frame_build(segs);
+
+drop_mem:
+	stt_count(t->counters, STT_RX_REASM_MEM_DROPS);
+drop:
+	spin_unlock(&t->lock);
+	kfree_skb(skb);
+	return NULL;
+}

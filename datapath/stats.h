@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-reason counters.  Each device and each receive port (struct stt_port)
+ * owns a per-CPU block; ethtool -S shows a device's block added to the block
+ * of the port it receives on, and ip -s link folds the error counters into
+ * the standard rx/tx error and drop fields.
+ */
+#ifndef _STT_STATS_H
+#define _STT_STATS_H
+
+#include <linux/percpu.h>
+#include <linux/u64_stats_sync.h>
+
+#include "stt_err.h"
+
+struct net_device;
+struct rtnl_link_stats64;
+struct ethtool_ops;
+
+enum stt_counter {
+	/* Transmit, charged to the device. */
+	STT_TX_FRAMES,
+	STT_TX_SEGMENTS,
+	STT_TX_SW_SEGMENTED,		/* inner GSO we could not carry */
+	STT_TX_ERR_NO_TUNNEL_INFO,
+	STT_TX_ERR_FAMILY,
+	STT_TX_ERR_ROUTE,
+	STT_TX_ERR_LOOP,
+	STT_TX_ERR_FRAME_TOO_BIG,
+	STT_TX_ERR_NOMEM,
+	STT_TX_ERR_CSUM,
+	STT_TX_ERR_GSO,
+	/* Receive after demultiplexing, charged to the device. */
+	STT_RX_FRAMES,
+	STT_RX_ERR_INNER,		/* inner headers contradict STT flags */
+	STT_RX_ERR_DEV_DOWN,
+	STT_RX_ERR_NOMEM,
+	/* Receive before a device is known, charged to the port. */
+	STT_RX_SEGMENTS,
+	STT_RX_FRAMES_REASSEMBLED,
+	STT_RX_REASM_TIMEOUTS,
+	STT_RX_REASM_MEM_DROPS,
+	STT_RX_ERR_BAD_CSUM,
+	STT_RX_ERR_TCP_FLAGS,
+	STT_RX_ERR_TCP_DOFF,
+	STT_RX_ERR_NO_DEVICE,
+	STT_RX_ERR_PORT_NOMEM,
+	/* One counter per lib/ rejection reason, named after it. */
+	STT_RX_ERR_LIB,
+	STT_COUNTER_MAX = STT_RX_ERR_LIB + STT_ERR_MAX - 1,
+};
+
+struct stt_counters {
+	u64_stats_t count[STT_COUNTER_MAX];
+	struct u64_stats_sync syncp;
+};
+
+/* Callers run with bottom halves disabled (transmit, receive, timers). */
+static inline void stt_count_add(struct stt_counters __percpu *counters,
+				 enum stt_counter c, u64 n)
+{
+	struct stt_counters *p = this_cpu_ptr(counters);
+
+	u64_stats_update_begin(&p->syncp);
+	u64_stats_add(&p->count[c], n);
+	u64_stats_update_end(&p->syncp);
+}
+
+static inline void stt_count(struct stt_counters __percpu *counters,
+			     enum stt_counter c)
+{
+	stt_count_add(counters, c, 1);
+}
+
+static inline void stt_count_err(struct stt_counters __percpu *counters,
+				 enum stt_err err)
+{
+	stt_count(counters, STT_RX_ERR_LIB + err - 1);
+}
+
+struct stt_counters __percpu *stt_counters_alloc(void);
+void stt_counters_free(struct stt_counters __percpu *counters);
+void stt_counters_sum(struct stt_counters __percpu *counters,
+		      u64 sum[STT_COUNTER_MAX]);
+
+void stt_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats);
+extern const struct ethtool_ops stt_ethtool_ops;
+
+#endif /* _STT_STATS_H */

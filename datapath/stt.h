@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What stt.ko exports to other modules (vport-stt.ko).
+ */
+#ifndef _STT_H
+#define _STT_H
+
+#include <linux/types.h>
+
+struct net;
+struct net_device;
+
+/*
+ * Creates, registers and configures an external-mode stt device receiving on
+ * @dst_port (host order) in @net, as Open vSwitch needs it.  Under RTNL.
+ */
+struct net_device *stt_dev_create_fb(struct net *net, const char *name,
+				     u8 name_assign_type, u16 dst_port);
+
+#endif /* _STT_H */

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Transmit: one inner Ethernet frame becomes one STT frame, sent as a single
+ * TCP-looking packet marked for TCP segmentation, so that TSO on the NIC (or
+ * GSO in software) cuts it to the path MTU and writes the per-segment offset
+ * into the sequence number.
+ */
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <net/dst_metadata.h>
+#include <net/ip_tunnels.h>
+#include <net/route.h>
+#include <net/tcp.h>
+#include <net/udp.h>
+
+#include "compat.h"
+#include "device.h"
+#include "stats.h"
+#include "stt_hdr.h"
+#include "stt_wire.h"
+#include "xmit.h"
+
+/* Everything one transmitted frame needs to know about its route. */
+struct tx_path {
+	struct rtable *rt;
+	__be32 saddr;
+	__be32 daddr;
+	__be16 sport;
+	__be16 dport;
+	u8 tos;
+	u8 ttl;
+	__be16 df;
+	unsigned int mss;		/* outer TCP payload per segment */
+};
+
+/* Inner GSO types the STT header can describe (TCP, UDP; IPv4, IPv6). */
+static bool gso_type_carried(const struct sk_buff *skb)
+{
+	unsigned int type = skb_shinfo(skb)->gso_type &
+			    ~(SKB_GSO_DODGY | SKB_GSO_TCP_ECN |
+			      SKB_GSO_TCP_FIXEDID);
+
+	return type == SKB_GSO_TCPV4 || type == SKB_GSO_TCPV6 ||
+	       type == SKB_GSO_UDP_L4;
+}
+
+static bool inner_is_ipv4(const struct sk_buff *skb)
+{
+	if (skb_shinfo(skb)->gso_type & SKB_GSO_TCPV4)
+		return true;
+	if (skb_shinfo(skb)->gso_type & SKB_GSO_TCPV6)
+		return false;
+	return skb_network_header_len(skb) && ip_hdr(skb)->version == 4;
+}
+
+/*
+ * Whether the STT header can describe @skb's partial checksum: a TCP or UDP
+ * checksum whose L4 header starts within the first 255 bytes.
+ */
+static bool csum_carried(const struct sk_buff *skb)
+{
+	int l4_offset = skb_checksum_start_offset(skb);
+
+	return !skb->csum_not_inet && l4_offset >= 0 && l4_offset <= U8_MAX &&
+	       skb_network_header_len(skb) &&
+	       (skb->csum_offset == offsetof(struct tcphdr, check) ||
+		skb->csum_offset == offsetof(struct udphdr, check));
+}
+
+/* Whether @skb goes out as one STT frame, without software segmentation. */
+static bool fits_one_frame(const struct sk_buff *skb)
+{
+	if (!skb_is_gso(skb))
+		return true;
+	return gso_type_carried(skb) && csum_carried(skb) &&
+	       skb->len + STT_HDR_LEN <= STT_MAX_FRAME_LEN;
+}
+
+/*
+ * Describes the inner checksum and segmentation state in @f.  A partial
+ * checksum the header cannot express is completed here instead; GSO packets
+ * never need that, fits_one_frame() sent them through software GSO.
+ */
+static int fill_offload(struct sk_buff *skb, struct stt_hdr_fields *f)
+{
+	if (skb->ip_summed == CHECKSUM_UNNECESSARY)
+		f->flags |= STT_FLAG_CSUM_VERIFIED;
+	if (skb->ip_summed != CHECKSUM_PARTIAL)
+		return 0;
+	if (!csum_carried(skb))
+		return skb_csum_hwoffload_help(skb, 0);
+
+	f->flags |= STT_FLAG_CSUM_PARTIAL;
+	if (skb->csum_offset == offsetof(struct tcphdr, check))
+		f->flags |= STT_FLAG_TCP;
+	if (inner_is_ipv4(skb))
+		f->flags |= STT_FLAG_IPV4;
+	f->l4_offset = skb_checksum_start_offset(skb);
+	if (skb_is_gso(skb))
+		f->mss = skb_shinfo(skb)->gso_size;
+	return 0;
+}
+
+static void push_tcp_header(struct stt_dev *stt, struct sk_buff *skb,
+			    const struct tx_path *path, u16 frame_len)
+{
+	u32 frame_id = stt_frame_id_next(this_cpu_ptr(stt->frame_id),
+					 nr_cpu_ids);
+	struct tcphdr *th;
+
+	th = skb_push(skb, sizeof(*th));
+	skb_reset_transport_header(skb);
+	memset(th, 0, sizeof(*th));
+	th->source = path->sport;
+	th->dest = path->dport;
+	th->seq = htonl(stt_seq_encode(frame_len, 0));
+	th->ack_seq = htonl(frame_id);
+	th->doff = STT_TCP_DOFF;
+	th->ack = 1;
+	th->psh = 1;
+	th->window = htons(STT_TCP_WINDOW);
+
+	/* The outer checksum is the one that gets offloaded now; an inner
+	 * partial checksum travels uncompleted, flagged in the STT header.
+	 */
+	skb->ip_summed = CHECKSUM_PARTIAL;
+	skb->csum_start = skb_transport_header(skb) - skb->head;
+	skb->csum_offset = offsetof(struct tcphdr, check);
+	th->check = ~tcp_v4_check(skb->len, path->saddr, path->daddr, 0);
+	skb->encapsulation = 0;
+
+	if (frame_len > path->mss) {
+		skb_shinfo(skb)->gso_type = SKB_GSO_TCPV4;
+		skb_shinfo(skb)->gso_size = path->mss;
+		skb_shinfo(skb)->gso_segs = DIV_ROUND_UP(frame_len, path->mss);
+	} else {
+		skb_gso_reset(skb);
+	}
+}
+
+/* Sends one inner frame that the STT header can fully describe. */
+static void xmit_frame(struct stt_dev *stt, struct sk_buff *skb,
+		       const struct tx_path *path)
+{
+	struct stt_hdr_fields f = { };
+	unsigned int headroom;
+	enum stt_counter err;
+	u16 segs;
+	u8 tos;
+
+	f.context_id = be64_to_cpu(skb_tunnel_info(skb)->key.tun_id);
+
+	headroom = LL_RESERVED_SPACE(path->rt->dst.dev) +
+		   path->rt->dst.header_len + sizeof(struct iphdr) +
+		   sizeof(struct tcphdr) + STT_HDR_LEN;
+	if (skb_cow_head(skb, headroom)) {
+		err = STT_TX_ERR_NOMEM;
+		goto drop;
+	}
+
+	if (skb_vlan_tag_present(skb)) {
+		f.vlan_present = true;
+		f.vlan_tci = skb_vlan_tag_get(skb) & ~STT_VLAN_PRESENT;
+		__vlan_hwaccel_clear_tag(skb);
+	}
+
+	tos = ip_tunnel_ecn_encap(path->tos, ip_hdr(skb), skb);
+	if (fill_offload(skb, &f)) {
+		err = STT_TX_ERR_CSUM;
+		goto drop;
+	}
+
+	if (skb->len + STT_HDR_LEN > STT_MAX_FRAME_LEN) {
+		err = STT_TX_ERR_FRAME_TOO_BIG;
+		goto drop;
+	}
+
+	stt_hdr_build(skb_push(skb, STT_HDR_LEN), &f);
+	push_tcp_header(stt, skb, path, skb->len);
+	segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+
+	dst_hold(&path->rt->dst);
+	iptunnel_xmit(NULL, path->rt, skb, path->saddr, path->daddr,
+		      IPPROTO_TCP, tos, path->ttl, path->df,
+		      !net_eq(stt->net, dev_net(stt->dev)));
+	stt_count(stt->counters, STT_TX_FRAMES);
+	stt_count_add(stt->counters, STT_TX_SEGMENTS, segs);
+	return;
+
+drop:
+	stt_count(stt->counters, err);
+	DEV_STATS_INC(stt->dev, tx_errors);
+	kfree_skb(skb);
+}
+
+static int route_ipv4(struct stt_dev *stt, struct sk_buff *skb,
+		      const struct ip_tunnel_info *info, struct tx_path *path,
+		      enum stt_counter *err)
+{
+	bool use_cache = ip_tunnel_dst_cache_usable(skb, info);
+	struct dst_cache *cache = (struct dst_cache *)&info->dst_cache;
+	struct flowi4 fl4 = { };
+	struct rtable *rt;
+
+	path->daddr = info->key.u.ipv4.dst;
+	path->tos = info->key.tos;
+	path->dport = info->key.tp_dst ?: stt->cfg.dst_port;
+	path->df = stt_tun_info_df(info) ? htons(IP_DF) : 0;
+
+	if (use_cache) {
+		rt = dst_cache_get_ip4(cache, &path->saddr);
+		if (rt)
+			goto found;
+	}
+
+	fl4.flowi4_proto = IPPROTO_TCP;
+	fl4.flowi4_mark = skb->mark;
+	fl4.flowi4_tos = RT_TOS(path->tos);
+	fl4.daddr = path->daddr;
+	fl4.saddr = info->key.u.ipv4.src;
+	fl4.fl4_dport = path->dport;
+	rt = ip_route_output_key(stt->net, &fl4);
+	if (IS_ERR(rt)) {
+		*err = STT_TX_ERR_ROUTE;
+		return PTR_ERR(rt);
+	}
+	if (rt->dst.dev == stt->dev) {
+		ip_rt_put(rt);
+		*err = STT_TX_ERR_LOOP;
+		return -ELOOP;
+	}
+	path->saddr = fl4.saddr;
+	if (use_cache)
+		dst_cache_set_ip4(cache, &rt->dst, fl4.saddr);
+
+found:
+	path->rt = rt;
+	path->ttl = info->key.ttl ?: ip4_dst_hoplimit(&rt->dst);
+	path->mss = dst_mtu(&rt->dst) - sizeof(struct iphdr) -
+		    sizeof(struct tcphdr);
+	return 0;
+}
+
+netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct stt_dev *stt = netdev_priv(dev);
+	const struct ip_tunnel_info *info;
+	enum stt_counter err;
+	struct tx_path path;
+	struct sk_buff *segs, *next;
+
+	info = skb_tunnel_info(skb);
+	if (!info || !(info->mode & IP_TUNNEL_INFO_TX)) {
+		err = STT_TX_ERR_NO_TUNNEL_INFO;
+		goto drop;
+	}
+	if (ip_tunnel_info_af(info) != AF_INET) {
+		err = STT_TX_ERR_FAMILY;
+		goto drop;
+	}
+
+	/* Before any header moves: the flow hash is over the inner frame. */
+	path.sport = udp_flow_src_port(stt->net, skb, 0, 0, true);
+	if (route_ipv4(stt, skb, info, &path, &err))
+		goto drop;
+
+	if (fits_one_frame(skb)) {
+		xmit_frame(stt, skb, &path);
+		ip_rt_put(path.rt);
+		return NETDEV_TX_OK;
+	}
+
+	/* Segments keep the metadata dst, which xmit_frame reads. */
+	segs = skb_gso_segment(skb, dev->features & ~NETIF_F_GSO_MASK);
+	if (IS_ERR_OR_NULL(segs)) {
+		ip_rt_put(path.rt);
+		err = STT_TX_ERR_GSO;
+		goto drop;
+	}
+	consume_skb(skb);
+	stt_count(stt->counters, STT_TX_SW_SEGMENTED);
+	skb_list_walk_safe(segs, skb, next) {
+		skb_mark_not_on_list(skb);
+		xmit_frame(stt, skb, &path);
+	}
+	ip_rt_put(path.rt);
+	return NETDEV_TX_OK;
+
+drop:
+	stt_count(stt->counters, err);
+	DEV_STATS_INC(dev, tx_errors);
+	kfree_skb(skb);
+	return NETDEV_TX_OK;
+}

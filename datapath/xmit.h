@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _STT_XMIT_H
+#define _STT_XMIT_H
+
+#include <linux/netdevice.h>
+
+netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev);
+
+#endif /* _STT_XMIT_H */

@@ -1,0 +1,516 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Library for guest scenarios: builds Open vSwitch "hosts" (network namespaces
+# with their own ovsdb-server, ovs-vswitchd and kernel datapath), an underlay
+# between them, "VMs" (namespaces on a host's bridge), and checks traffic by
+# content.  A scenario sources this file, then reads like an operator's shell
+# session:
+#
+#	. "$(dirname "$0")/../lib.sh"
+#	add_host host1
+#	host_ovs host1 ovs-vsctl add-br br0
+#	add_underlay host1 192.0.2.1/24 host2 192.0.2.2/24
+#	add_tunnel_port host1 tun0 vxlan remote_ip=192.0.2.2 key=flow
+#
+# Every helper logs what it runs.  Waits poll for a state (wait_for), they never
+# sleep blindly.  On exit everything is torn down in reverse, Open vSwitch and
+# kernel state is saved to the results directory if the scenario failed, and
+# the kernel log is checked.
+#
+# Runs inside the rig guest (run-guest sets STT_RESULTS, STT_REPO, STT_KVER),
+# or on any scratch machine as root for debugging.
+
+set -o pipefail
+
+STT_GUEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+STT_RESULTS=${STT_RESULTS:-$PWD/results}
+STT_SCENARIO=$(basename "$0" .sh)
+mkdir -p "$STT_RESULTS"
+WORK=$(mktemp -d /tmp/stt-scenario.XXXXXX)
+
+SECONDS=0
+HOSTS=()
+NAMESPACES=()
+BACKGROUND=()
+CLEANUPS=()
+
+# Default wait for a state to be reached, seconds.  Software-emulated guests
+# are slow; this is a bound, not a delay.
+WAIT_TIMEOUT=${WAIT_TIMEOUT:-30}
+
+log() {
+	printf '[%4d s] %s\n' "$SECONDS" "$*"
+}
+
+fail() {
+	log "FAIL: $*"
+	exit 1
+}
+
+# Run a command and log it first, as an operator would type it.
+run() {
+	log "+ $*"
+	"$@"
+}
+
+# Register a command to run at exit, before namespaces are deleted; the last
+# registered runs first.
+on_exit() {
+	CLEANUPS+=("$*")
+}
+
+# wait_for [-t SECONDS] COMMAND...: poll COMMAND until it succeeds.
+wait_for() {
+	local timeout=$WAIT_TIMEOUT
+	if [ "$1" = -t ]; then
+		timeout=$2
+		shift 2
+	fi
+	local deadline=$((SECONDS + timeout))
+	until "$@" > /dev/null 2>&1; do
+		if [ $SECONDS -ge $deadline ]; then
+			log "timed out after $timeout s waiting for: $*"
+			"$@" || true
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# Start a command in the background (its output to FILE) and remember it for
+# cleanup.  Sets BG_PID.
+background() {
+	local out=$1
+	shift
+	"$@" > "$out" 2>&1 &
+	BG_PID=$!
+	BACKGROUND+=("$BG_PID")
+}
+
+# Wait for a background command and return its status; a failure (or not
+# ending within TIMEOUT seconds) is logged with its output.
+wait_background() {
+	local pid=$1 out=$2 timeout=${3:-$WAIT_TIMEOUT} rc=0
+	local deadline=$((SECONDS + timeout))
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ $SECONDS -ge $deadline ]; then
+			log "background command $pid still running after $timeout s"
+			kill "$pid" 2>/dev/null || true
+			break
+		fi
+		sleep 0.1
+	done
+	wait "$pid" || rc=$?
+	[ $rc -eq 0 ] || { log "background command failed ($rc):"; cat "$out"; }
+	return $rc
+}
+
+# ---- namespaces, hosts and Open vSwitch -------------------------------------
+
+in_ns() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" "$@"
+}
+
+add_ns() {
+	run ip netns add "$1"
+	NAMESPACES+=("$1")
+	in_ns "$1" ip link set lo up
+}
+
+ovs_dir() {
+	echo "$WORK/ovs-$1"
+}
+
+# host_ovs HOST COMMAND...: run an Open vSwitch program against HOST's own
+# database and daemons, in HOST's namespace.
+host_ovs() {
+	local host=$1 dir
+	dir=$(ovs_dir "$1")
+	shift
+	log "+ [$host] $*"
+	ip netns exec "$host" env OVS_RUNDIR="$dir" OVS_DBDIR="$dir" \
+		OVS_LOGDIR="$dir" OVS_SYSCONFDIR="$dir" "$@"
+}
+
+# Same, without logging: for queries in conditions and loops.
+host_ovs_q() {
+	local host=$1 dir
+	dir=$(ovs_dir "$1")
+	shift
+	ip netns exec "$host" env OVS_RUNDIR="$dir" OVS_DBDIR="$dir" \
+		OVS_LOGDIR="$dir" OVS_SYSCONFDIR="$dir" "$@"
+}
+
+# add_host NAME: a namespace with its own ovsdb-server and ovs-vswitchd (and so
+# its own kernel datapath, created on the first bridge).
+add_host() {
+	local host=$1 dir
+	dir=$(ovs_dir "$host")
+	mkdir -p "$dir"
+	modprobe openvswitch
+	add_ns "$host"
+	HOSTS+=("$host")
+	host_ovs "$host" ovsdb-tool create "$dir/conf.db" \
+		/usr/share/openvswitch/vswitch.ovsschema > /dev/null
+	# --detach returns once the database socket is listening.
+	host_ovs "$host" ovsdb-server "$dir/conf.db" \
+		--remote="punix:$dir/db.sock" --pidfile --detach --no-chdir \
+		--log-file -vconsole:off
+	host_ovs "$host" ovs-vsctl --no-wait -- init \
+		-- set Open_vSwitch . external-ids:system-id="$host" \
+		external-ids:hostname="$host"
+	host_ovs "$host" ovs-vswitchd "unix:$dir/db.sock" --pidfile --detach \
+		--no-chdir --log-file -vconsole:off
+	# ovs-vswitchd has read the database and configured itself once
+	# next_cfg is acknowledged in cur_cfg; a plain ovs-vsctl waits for that.
+	host_ovs "$host" ovs-vsctl --timeout="$WAIT_TIMEOUT" \
+		set Open_vSwitch . other_config:stt-scenario="$STT_SCENARIO"
+}
+
+stop_host() {
+	local host=$1 dir
+	dir=$(ovs_dir "$host")
+	# --cleanup removes the kernel datapath and its vports.
+	host_ovs_q "$host" ovs-appctl -t ovs-vswitchd exit --cleanup \
+		2>/dev/null || true
+	host_ovs_q "$host" ovs-appctl -t ovsdb-server exit 2>/dev/null || true
+	for daemon in ovs-vswitchd ovsdb-server; do
+		[ -f "$dir/$daemon.pid" ] || continue
+		local pid
+		pid=$(cat "$dir/$daemon.pid" 2>/dev/null) || continue
+		local deadline=$((SECONDS + 10))
+		while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $deadline ]; do
+			sleep 0.1
+		done
+		kill -9 "$pid" 2>/dev/null || true
+	done
+}
+
+# Ports of the datapath in HOST's namespace, one name a line.
+dp_ports() {
+	host_ovs_q "$1" ovs-dpctl show | sed -n 's/^ *port [0-9]*: \([^ ]*\).*/\1/p'
+}
+
+# check_interface HOST IFACE: Open vSwitch configured IFACE without error, gave
+# it an OpenFlow port and put it in the kernel datapath.
+check_interface() {
+	local host=$1 iface=$2 err ofport
+	err=$(host_ovs_q "$host" ovs-vsctl get Interface "$iface" error)
+	[ "$err" = '[]' ] || fail "[$host] interface $iface: $err"
+	ofport=$(host_ovs_q "$host" ovs-vsctl get Interface "$iface" ofport)
+	[ "$ofport" -gt 0 ] 2>/dev/null ||
+		fail "[$host] interface $iface has no OpenFlow port ($ofport)"
+}
+
+# add_tunnel_port HOST NAME TYPE [OPTION=VALUE...]: a tunnel port on HOST's
+# br0 (or $TUNNEL_BRIDGE), e.g.
+#	add_tunnel_port host1 tun0 vxlan remote_ip=192.0.2.2 key=flow
+#	add_tunnel_port host1 tun0 stt remote_ip=192.0.2.2 key=flow
+add_tunnel_port() {
+	local host=$1 name=$2 type=$3 opt
+	shift 3
+	local args=(ovs-vsctl --timeout="$WAIT_TIMEOUT" add-port
+		"${TUNNEL_BRIDGE:-br0}" "$name" -- set Interface "$name"
+		type="$type")
+	for opt in "$@"; do
+		args+=("options:$opt")
+	done
+	host_ovs "$host" "${args[@]}"
+	check_interface "$host" "$name"
+}
+
+# The kernel device Open vSwitch made for a tunnel port, e.g. vxlan_sys_4789
+# or stt_sys_7471.
+tunnel_device() {
+	local host=$1 type=$2
+	dp_ports "$host" | grep "^${type}_sys_" | head -n1
+}
+
+# ---- links ------------------------------------------------------------------
+
+# add_underlay HOST_A ADDR_A HOST_B ADDR_B [MTU]: a veth pair named u0 at both
+# ends joining two hosts' namespaces.
+add_underlay() {
+	local a=$1 addr_a=$2 b=$3 addr_b=$4 mtu=${5:-1500}
+	run ip link add u0 netns "$a" mtu "$mtu" type veth \
+		peer name u0 netns "$b" mtu "$mtu"
+	set_address "$a" u0 "$addr_a"
+	set_address "$b" u0 "$addr_b"
+	in_ns "$a" ip link set u0 up
+	in_ns "$b" ip link set u0 up
+}
+
+set_address() {
+	local ns=$1 dev=$2 addr=$3
+	case "$addr" in
+	*:*) run in_ns "$ns" ip addr add "$addr" dev "$dev" nodad ;;
+	*) run in_ns "$ns" ip addr add "$addr" dev "$dev" ;;
+	esac
+}
+
+# add_vm VM HOST ADDR [MTU]: a namespace VM with eth0 (address ADDR) whose
+# peer, named VM, is a port of HOST's br0.
+add_vm() {
+	local vm=$1 host=$2 addr=$3 mtu=${4:-1500}
+	add_ns "$vm"
+	run ip link add eth0 netns "$vm" mtu "$mtu" type veth \
+		peer name "$vm" netns "$host" mtu "$mtu"
+	set_address "$vm" eth0 "$addr"
+	in_ns "$vm" ip link set eth0 up
+	in_ns "$host" ip link set "$vm" up
+	host_ovs "$host" ovs-vsctl --timeout="$WAIT_TIMEOUT" \
+		add-port "${VM_BRIDGE:-br0}" "$vm"
+	check_interface "$host" "$vm"
+}
+
+# Address of a namespace's device without prefix length.
+address_of() {
+	in_ns "$1" ip -o addr show dev "$2" scope global |
+		awk '{ split($4, a, "/"); print a[1]; exit }'
+}
+
+# ---- traffic ----------------------------------------------------------------
+
+if command -v ping > /dev/null; then
+	PING=(ping)
+else
+	PING=(busybox ping)
+fi
+
+# ping_sizes VM DEST SIZE...: ICMP echo with each payload size (IPv4 fragments
+# what exceeds the MTU); every request must be answered.
+ping_sizes() {
+	local vm=$1 dest=$2 size out
+	shift 2
+	# The first packets of a flow go through ARP and upcalls; wait for one
+	# answer before counting.
+	wait_for in_ns "$vm" "${PING[@]}" -c 1 -W 1 "$dest" ||
+		fail "[$vm] no answer from $dest"
+	for size in "$@"; do
+		log "+ [$vm] ping -c 3 -s $size $dest"
+		out=$(in_ns "$vm" "${PING[@]}" -c 3 -i 0.2 -W 2 -s "$size" "$dest" 2>&1) ||
+			fail "[$vm] ping -s $size $dest: $(echo "$out" | tail -n 2)"
+		echo "$out" | grep -q ' 0% packet loss' ||
+			fail "[$vm] ping -s $size $dest lost packets: $(echo "$out" | tail -n 2)"
+	done
+}
+
+# Wait until something listens on TCP PORT in namespace NS.
+wait_listening() {
+	local ns=$1 port=$2
+	wait_for sh -c "ip netns exec '$ns' ss -Hltn 'sport = :$port' | grep -q ."
+}
+
+rate() {
+	# bytes seconds -> human-readable bit rate
+	awk -v b="$1" -v s="$2" 'BEGIN {
+		if (s <= 0) s = 0.001
+		r = b * 8 / s
+		if (r >= 1e9) printf "%.2f Gbit/s", r / 1e9
+		else printf "%.1f Mbit/s", r / 1e6 }'
+}
+
+# send_file_and_hash FROM_VM TO_VM TO_ADDR [MIB]: send MIB (default 64) MiB of
+# random bytes over one TCP connection and compare SHA-256 of what was sent and
+# what arrived.
+send_file_and_hash() {
+	local from=$1 to=$2 addr=$3 mib=${4:-64} port=5001
+	local src=$WORK/send.$from.bin dst=$WORK/recv.$to.bin
+	local start end sent got bytes
+	head -c "$((mib << 20))" /dev/urandom > "$src"
+	sent=$(sha256sum < "$src" | cut -d' ' -f1)
+	rm -f "$dst"
+	log "+ [$to] socat -u TCP-LISTEN:$port OPEN:$dst"
+	background "$WORK/socat-recv.log" in_ns "$to" \
+		socat -u "TCP-LISTEN:$port,reuseaddr" "OPEN:$dst,creat,trunc"
+	local receiver=$BG_PID
+	wait_listening "$to" "$port" || fail "[$to] receiver not listening"
+	log "+ [$from] socat -u OPEN:$src TCP:$addr:$port  ($mib MiB)"
+	start=$(date +%s.%N)
+	in_ns "$from" timeout 300 socat -u "OPEN:$src" "TCP:$addr:$port" ||
+		fail "[$from] sending $mib MiB to $addr failed"
+	wait_background "$receiver" "$WORK/socat-recv.log" ||
+		fail "[$to] receiving $mib MiB failed"
+	end=$(date +%s.%N)
+	bytes=$(stat -c %s "$dst")
+	got=$(sha256sum < "$dst" | cut -d' ' -f1)
+	[ "$bytes" -eq "$((mib << 20))" ] ||
+		fail "$from -> $to: sent $((mib << 20)) bytes, received $bytes"
+	[ "$got" = "$sent" ] ||
+		fail "$from -> $to: SHA-256 differs: sent $sent, received $got"
+	log "$from -> $to: $bytes bytes, SHA-256 $sent matches," \
+		"$(rate "$bytes" "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')")"
+	rm -f "$src" "$dst"
+}
+
+# iperf3_check CLIENT_VM SERVER_VM SERVER_ADDR [SECONDS] [iperf3 options...]:
+# one iperf3 run client -> server, then reversed (-R); both must move bytes.
+# Sets IPERF_FORWARD and IPERF_REVERSE to the received rates in bit/s.
+iperf3_check() {
+	local client=$1 server=$2 addr=$3 secs=${4:-3}
+	shift 3
+	[ $# -eq 0 ] || shift
+	local dir json mode
+	for mode in forward reverse; do
+		json=$WORK/iperf3-$client-$server-$mode.json
+		background "$WORK/iperf3-server.log" in_ns "$server" \
+			iperf3 -s -1 -p 5201
+		local srv=$BG_PID
+		wait_listening "$server" 5201 || fail "[$server] iperf3 -s not listening"
+		if [ $mode = forward ]; then
+			dir=()
+		else
+			dir=(-R)
+		fi
+		log "+ [$client] iperf3 -c $addr -t $secs ${dir[*]} $*"
+		in_ns "$client" timeout $((secs + 60)) iperf3 -c "$addr" -p 5201 \
+			-t "$secs" -J "${dir[@]}" "$@" > "$json" ||
+			fail "[$client] iperf3 -c $addr ${dir[*]} failed: $(tail -n 5 "$json")"
+		wait_background "$srv" "$WORK/iperf3-server.log" ||
+			fail "[$server] iperf3 server failed"
+		cp "$json" "$STT_RESULTS/"
+		local summary
+		summary=$(/usr/bin/python3 - "$json" <<-'EOF'
+			import json, sys
+			end = json.load(open(sys.argv[1]))["end"]
+			rx = end["sum_received"]
+			tx = end["sum_sent"]
+			print(int(rx["bytes"]), int(rx["bits_per_second"]),
+			      int(tx.get("retransmits", 0)))
+		EOF
+		)
+		local bytes bps retrans
+		read -r bytes bps retrans <<< "$summary"
+		[ "$bytes" -gt 0 ] || fail "iperf3 $client -> $server ($mode): no bytes"
+		log "iperf3 $mode ($client -c $addr ${dir[*]}): $bytes bytes received," \
+			"$(rate "$bytes" "$(awk -v b="$bytes" -v r="$bps" 'BEGIN { print b * 8 / r }')")," \
+			"$retrans retransmits"
+		if [ $mode = forward ]; then
+			IPERF_FORWARD=$bps
+		else
+			IPERF_REVERSE=$bps
+		fi
+	done
+}
+
+# ---- captures ---------------------------------------------------------------
+
+# capture_start NS IFACE NAME [FILTER...]: capture on IFACE with tcpdump
+# (quick to start) into $STT_RESULTS/NAME.pcap; sets CAPTURE_PID.  Judge the
+# result with tshark_fields.
+capture_start() {
+	local ns=$1 iface=$2 name=$3
+	shift 3
+	local pcap=$STT_RESULTS/$name.pcap
+	log "+ [$ns] tcpdump -i $iface -w $name.pcap $*"
+	background "$WORK/capture-$name.log" in_ns "$ns" \
+		tcpdump -i "$iface" -U -Z root -s 0 -w "$pcap" "$@"
+	CAPTURE_PID=$BG_PID
+	wait_for grep -q "listening on" "$WORK/capture-$name.log" ||
+		fail "[$ns] capture on $iface did not start"
+}
+
+# capture_stop PID NAME: stop a capture and wait until the file is complete.
+capture_stop() {
+	local pid=$1 name=$2
+	kill -INT "$pid" 2>/dev/null || true
+	wait_background "$pid" "$WORK/capture-$name.log" || true
+	log "capture $name: $(grep -E 'packets (captured|received)' \
+		"$WORK/capture-$name.log" | tr '\n' ' ')"
+}
+
+# tshark_fields PCAP DISPLAY_FILTER FIELD...: print the fields of matching
+# packets, tab separated, with the STT dissector enabled on TCP/7471.
+tshark_fields() {
+	local pcap=$1 filter=$2 field
+	shift 2
+	local args=()
+	for field in "$@"; do
+		args+=(-e "$field")
+	done
+	tshark -r "$pcap" -n -o ip.try_heuristic_first:TRUE \
+		-o stt.check_checksum:TRUE -Y "$filter" -T fields "${args[@]}" \
+		2>/dev/null
+}
+
+# tshark_count PCAP DISPLAY_FILTER: number of matching packets.
+tshark_count() {
+	tshark_fields "$1" "$2" frame.number | wc -l
+}
+
+# ---- kernel log and teardown ------------------------------------------------
+
+KMSG_START=$(wc -l < <(dmesg 2>/dev/null) || echo 0)
+
+# Fail when the kernel logged a warning, bug, oops, leak, lockdep or RCU
+# complaint since the scenario started.
+check_kernel_log() {
+	local bad
+	bad=$(dmesg | tail -n +"$((KMSG_START + 1))" |
+		grep -E -f <(grep -v '^#' "$STT_GUEST_DIR/bad-log-patterns")) || true
+	if [ -n "$bad" ]; then
+		log "kernel log:"
+		echo "$bad" | head -n 40
+		return 1
+	fi
+}
+
+save_state() {
+	local host dir=$STT_RESULTS/state
+	mkdir -p "$dir"
+	for host in "${HOSTS[@]}"; do
+		{
+			host_ovs_q "$host" ovs-vsctl show
+			host_ovs_q "$host" ovs-dpctl show -s
+			host_ovs_q "$host" ovs-dpctl dump-flows
+			host_ovs_q "$host" ovs-ofctl dump-flows br0
+			host_ovs_q "$host" ovs-appctl fdb/show br0
+		} > "$dir/$host-ovs.txt" 2>&1 || true
+		for f in "$(ovs_dir "$host")"/*.log; do
+			[ -e "$f" ] && cp "$f" "$dir/$host-$(basename "$f")"
+		done
+	done
+	for ns in "${NAMESPACES[@]}"; do
+		{
+			in_ns "$ns" ip -d -s link
+			in_ns "$ns" ip addr
+			in_ns "$ns" ip route
+			in_ns "$ns" ss -tanp
+		} > "$dir/$ns-ip.txt" 2>&1 || true
+	done
+	dmesg > "$dir/dmesg.txt" 2>&1 || true
+}
+
+cleanup() {
+	local rc=$? i
+	set +e
+	trap - EXIT
+	[ $rc -eq 0 ] || save_state
+	for ((i = ${#CLEANUPS[@]} - 1; i >= 0; i--)); do
+		eval "${CLEANUPS[i]}"
+	done
+	for pid in "${BACKGROUND[@]}"; do
+		kill "$pid" 2>/dev/null
+	done
+	wait 2>/dev/null
+	for ((i = ${#HOSTS[@]} - 1; i >= 0; i--)); do
+		stop_host "${HOSTS[i]}"
+	done
+	for ((i = ${#NAMESPACES[@]} - 1; i >= 0; i--)); do
+		ip netns del "${NAMESPACES[i]}"
+	done
+	rm -rf "$WORK"
+	if ! check_kernel_log; then
+		log "FAIL: the kernel log has warnings (see above)"
+		[ $rc -ne 0 ] || rc=1
+	fi
+	if [ $rc -eq 0 ]; then
+		log "PASS $STT_SCENARIO"
+	else
+		log "FAIL $STT_SCENARIO (status $rc)"
+	fi
+	exit $rc
+}
+trap cleanup EXIT
