@@ -8,12 +8,13 @@
 #ifndef _STT_COMPAT_H
 #define _STT_COMPAT_H
 
+#include <linux/ethtool.h>
 #include <linux/netdevice.h>
 #include <net/dst_metadata.h>
 #include <net/ip_tunnels.h>
 
-/* 6.4 moved skb_gso_segment() out of netdevice.h. */
-#if __has_include(<net/gso.h>)
+/* 6.4 moved skb_gso_segment() out of netdevice.h; Kbuild looks for it. */
+#ifdef STT_HAVE_NET_GSO_H
 #include <net/gso.h>
 #endif
 
@@ -59,5 +60,13 @@ static inline void stt_dev_set_lltx(struct net_device *dev)
 	dev->lltx = true;
 #endif
 }
+
+/* 6.8 added ethtool_puts() for fixed strings. */
+#ifndef STT_HAVE_ETHTOOL_PUTS
+static inline void ethtool_puts(u8 **data, const char *str)
+{
+	ethtool_sprintf(data, "%s", str);
+}
+#endif
 
 #endif /* _STT_COMPAT_H */

@@ -40,7 +40,7 @@ static int stt_init(struct net_device *dev)
 		return -ENOMEM;
 	/* Interleaved cursors: CPUs never hand out the same frame id. */
 	for_each_possible_cpu(cpu)
-		*per_cpu_ptr(stt->frame_id, cpu) = cpu;
+		per_cpu(*stt->frame_id, cpu) = cpu;
 
 	stt->counters = stt_counters_alloc();
 	if (!stt->counters) {

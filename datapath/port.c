@@ -35,7 +35,7 @@ struct stt_port *stt_port_find(struct net *net, __be16 dst_port)
 }
 
 static struct stt_port *port_open(struct net *net, __be16 dst_port,
-				    struct netlink_ext_ack *extack)
+				  struct netlink_ext_ack *extack)
 {
 	struct stt_port *port;
 	int err;

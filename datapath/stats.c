@@ -5,6 +5,7 @@
 #include <linux/ethtool.h>
 #include <linux/netdevice.h>
 
+#include "compat.h"
 #include "device.h"
 #include "port.h"
 #include "stats.h"
@@ -13,7 +14,7 @@ static const char * const counter_names[STT_RX_ERR_LIB] = {
 	[STT_TX_FRAMES]			= "tx_frames",
 	[STT_TX_SEGMENTS]		= "tx_segments",
 	[STT_TX_SW_SEGMENTED]		= "tx_sw_segmented",
-	[STT_TX_ERR_NO_TUNNEL_INFO]	= "tx_err_no_tunnel_info",
+	[STT_TX_NO_TUNNEL_INFO]	= "tx_drop_no_tunnel_info",
 	[STT_TX_ERR_FAMILY]		= "tx_err_family",
 	[STT_TX_ERR_ROUTE]		= "tx_err_route",
 	[STT_TX_ERR_LOOP]		= "tx_err_loop",
@@ -115,11 +116,10 @@ void stt_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats)
 	dev_get_tstats64(dev, stats);
 	dev_counters(dev, c);
 
-	stats->tx_errors += sum_range(c, STT_TX_ERR_NO_TUNNEL_INFO,
-				      STT_TX_ERR_GSO);
+	stats->tx_errors += sum_range(c, STT_TX_ERR_FAMILY, STT_TX_ERR_GSO);
 	stats->tx_carrier_errors += c[STT_TX_ERR_ROUTE];
 	stats->collisions += c[STT_TX_ERR_LOOP];
-	stats->tx_dropped += c[STT_TX_ERR_NOMEM];
+	stats->tx_dropped += c[STT_TX_NO_TUNNEL_INFO] + c[STT_TX_ERR_NOMEM];
 
 	stats->rx_errors += c[STT_RX_ERR_INNER] + c[STT_RX_ERR_BAD_CSUM] +
 			    sum_range(c, STT_RX_ERR_TCP_FLAGS,
@@ -147,11 +147,11 @@ static void stt_get_strings(struct net_device *dev, u32 sset, u8 *buf)
 	if (sset != ETH_SS_STATS)
 		return;
 	for (i = 0; i < STT_RX_ERR_LIB; i++)
-		ethtool_sprintf(&buf, "%s", counter_names[i]);
+		ethtool_puts(&buf, counter_names[i]);
 	for (i = STT_OK + 1; i < STT_ERR_MAX; i++)
 		ethtool_sprintf(&buf, "rx_err_%s", stt_err_name(i));
 	for (i = 0; i < GAUGE_MAX; i++)
-		ethtool_sprintf(&buf, "%s", gauge_names[i]);
+		ethtool_puts(&buf, gauge_names[i]);
 }
 
 static void stt_get_ethtool_stats(struct net_device *dev,

@@ -8,6 +8,7 @@
 #ifndef _STT_STATS_H
 #define _STT_STATS_H
 
+#include <linux/ethtool.h>
 #include <linux/percpu.h>
 #include <linux/u64_stats_sync.h>
 
@@ -15,14 +16,13 @@
 
 struct net_device;
 struct rtnl_link_stats64;
-struct ethtool_ops;
 
 enum stt_counter {
 	/* Transmit, charged to the device. */
 	STT_TX_FRAMES,
 	STT_TX_SEGMENTS,
 	STT_TX_SW_SEGMENTED,		/* inner GSO we could not carry */
-	STT_TX_ERR_NO_TUNNEL_INFO,
+	STT_TX_NO_TUNNEL_INFO,		/* e.g. the stack's own IPv6 ND */
 	STT_TX_ERR_FAMILY,
 	STT_TX_ERR_ROUTE,
 	STT_TX_ERR_LOOP,

@@ -191,7 +191,6 @@ static void xmit_frame(struct stt_dev *stt, struct sk_buff *skb,
 
 drop:
 	stt_count(stt->counters, err);
-	DEV_STATS_INC(stt->dev, tx_errors);
 	kfree_skb(skb);
 }
 
@@ -253,7 +252,7 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 
 	info = skb_tunnel_info(skb);
 	if (!info || !(info->mode & IP_TUNNEL_INFO_TX)) {
-		err = STT_TX_ERR_NO_TUNNEL_INFO;
+		err = STT_TX_NO_TUNNEL_INFO;
 		goto drop;
 	}
 	if (ip_tunnel_info_af(info) != AF_INET) {
@@ -290,7 +289,6 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 
 drop:
 	stt_count(stt->counters, err);
-	DEV_STATS_INC(dev, tx_errors);
 	kfree_skb(skb);
 	return NETDEV_TX_OK;
 }

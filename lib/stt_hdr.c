@@ -13,6 +13,9 @@ enum {
 	OFF_PADDING = 16,
 };
 
+/* A TCI without the V bit: PCP and VID. */
+#define TCI_PCP_VID ((u16)~STT_VLAN_PRESENT)
+
 enum {
 	INNER_IPV4_MIN_LEN = 20,
 	INNER_IPV6_LEN = 40,
@@ -26,7 +29,7 @@ void stt_hdr_build(void *buf, const struct stt_hdr_fields *f)
 	u16 tci = 0;
 
 	if (f->vlan_present)
-		tci = (f->vlan_tci & ~STT_VLAN_PRESENT) | STT_VLAN_PRESENT;
+		tci = (f->vlan_tci & TCI_PCP_VID) | STT_VLAN_PRESENT;
 
 	b[OFF_VERSION] = STT_VERSION;
 	b[OFF_FLAGS] = f->flags;
@@ -90,7 +93,7 @@ enum stt_err stt_hdr_parse(const void *buf, u32 avail, u32 frame_len,
 	f->l4_offset = l4_offset;
 	f->mss = mss;
 	f->vlan_present = tci & STT_VLAN_PRESENT;
-	f->vlan_tci = f->vlan_present ? tci & ~STT_VLAN_PRESENT : 0;
+	f->vlan_tci = f->vlan_present ? tci & TCI_PCP_VID : 0;
 	f->context_id = stt_get_be64(b + OFF_CONTEXT);
 	return STT_OK;
 }

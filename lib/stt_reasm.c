@@ -31,7 +31,7 @@ void stt_reasm_init(struct stt_reasm *r, u16 frame_len)
 }
 
 /* Index of the first range ending after @pos, or nr_ranges if none does. */
-static unsigned int first_ending_after(const struct stt_reasm *r, u32 pos)
+static unsigned int first_ending_after(const struct stt_reasm *r, u16 pos)
 {
 	unsigned int lo = 0, hi = r->nr_ranges;
 
@@ -50,8 +50,8 @@ static unsigned int first_ending_after(const struct stt_reasm *r, u32 pos)
  * Puts [start, end) at index @i, where every range before @i ends at or
  * before @start and every range from @i on begins at or after @end.
  */
-static enum stt_err insert(struct stt_reasm *r, unsigned int i, u32 start,
-			   u32 end)
+static enum stt_err insert(struct stt_reasm *r, unsigned int i, u16 start,
+			   u16 end)
 {
 	struct stt_range *rg = r->ranges;
 	bool join_prev = i > 0 && rg[i - 1].end == start;
@@ -83,9 +83,9 @@ static enum stt_err insert(struct stt_reasm *r, unsigned int i, u32 start,
 enum stt_err stt_reasm_add(struct stt_reasm *r, u16 frame_len, u16 offset,
 			   u16 len)
 {
-	u32 start = offset, end = (u32)offset + len;
 	const struct stt_range *rg = r->ranges;
 	unsigned int n = r->nr_ranges, i;
+	u32 end = (u32)offset + len;
 
 	if (frame_len != r->frame_len)
 		return STT_ERR_LEN_MISMATCH;
@@ -93,19 +93,20 @@ enum stt_err stt_reasm_add(struct stt_reasm *r, u16 frame_len, u16 offset,
 		return STT_ERR_SEG_EMPTY;
 	if (end > frame_len)
 		return STT_ERR_SEG_LEN;
+	/* So end fits in a u16 from here on. */
 
 	/* Segments mostly arrive in order: appending needs no search. */
-	if (!n || start >= rg[n - 1].end)
-		return insert(r, n, start, end);
+	if (!n || offset >= rg[n - 1].end)
+		return insert(r, n, offset, (u16)end);
 
 	/*
 	 * rg[i] is the first range that can hold bytes of the segment; as
 	 * ranges never touch, a segment of received bytes lies within it.
 	 */
-	i = first_ending_after(r, start);
-	if (start >= rg[i].start && end <= rg[i].end)
+	i = first_ending_after(r, offset);
+	if (offset >= rg[i].start && end <= rg[i].end)
 		return STT_ERR_DUPLICATE;
 	if (end > rg[i].start)
 		return STT_ERR_OVERLAP;
-	return insert(r, i, start, end);
+	return insert(r, i, offset, (u16)end);
 }

@@ -78,26 +78,26 @@ static inline void stt_put_be16(void *p, u16 v)
 {
 	u8 *b = p;
 
-	b[0] = v >> 8;
-	b[1] = v & 0xff;
+	b[0] = (u8)(v >> 8);
+	b[1] = (u8)v;
 }
 
 static inline void stt_put_be32(void *p, u32 v)
 {
 	u8 *b = p;
 
-	b[0] = v >> 24;
-	b[1] = (v >> 16) & 0xff;
-	b[2] = (v >> 8) & 0xff;
-	b[3] = v & 0xff;
+	b[0] = (u8)(v >> 24);
+	b[1] = (u8)(v >> 16);
+	b[2] = (u8)(v >> 8);
+	b[3] = (u8)v;
 }
 
 static inline void stt_put_be64(void *p, u64 v)
 {
 	u8 *b = p;
 
-	stt_put_be32(b, v >> 32);
-	stt_put_be32(b + 4, v & 0xffffffff);
+	stt_put_be32(b, (u32)(v >> 32));
+	stt_put_be32(b + 4, (u32)v);
 }
 
 static inline u32 stt_seq_encode(u16 frame_len, u16 offset)
@@ -107,12 +107,12 @@ static inline u32 stt_seq_encode(u16 frame_len, u16 offset)
 
 static inline u16 stt_seq_frame_len(u32 seq)
 {
-	return seq >> 16;
+	return (u16)(seq >> 16);
 }
 
 static inline u16 stt_seq_offset(u32 seq)
 {
-	return seq & 0xffff;
+	return (u16)seq;
 }
 
 /*

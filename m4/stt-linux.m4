@@ -56,7 +56,7 @@ AC_DEFUN([STT_CHECK_LINUX], [
   AC_ARG_WITH([linux],
     [AS_HELP_STRING([--with-linux=DIR],
        [build the kernel modules against the kernel build directory DIR
-        (default: /lib/modules/`uname -r`/build if present, else the
+        (default: /lib/modules/RUNNING-KERNEL/build if present, else the
         newest /lib/modules/*/build)])
 AS_HELP_STRING([--without-linux], [do not build the kernel modules])],
     [], [with_linux=default])
@@ -185,6 +185,7 @@ AS_HELP_STRING([--without-linux-source],
   stt_series=$LINUX_SERIES
 
   if test -z "$LINUX_BUILD"; then
+    rm -rf "$stt_priv"
     AS_CASE([$with_linux_source],
       [default|no], [],
       [AC_MSG_WARN([--with-linux-source=$with_linux_source is ignored: the kernel modules are disabled (--without-linux)])])
@@ -196,7 +197,7 @@ AS_HELP_STRING([--without-linux-source],
     AC_MSG_WARN([the kernel in $LINUX_BUILD is built without Open vSwitch (CONFIG_OPENVSWITCH is not set): building stt.ko only, without vport-stt.ko])
     rm -rf "$stt_priv"
   else
-    AC_MSG_CHECKING([for the Linux $stt_series source])
+    AC_MSG_CHECKING([for a Linux source tree or tarball])
     stt_src=$with_linux_source
     AS_CASE([$stt_src],
       [default|yes],

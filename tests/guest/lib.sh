@@ -33,6 +33,7 @@ HOSTS=()
 NAMESPACES=()
 BACKGROUND=()
 CLEANUPS=()
+PENDING_PORTS=()
 
 # Default wait for a state to be reached, seconds.  Software-emulated guests
 # are slow; this is a bound, not a delay.
@@ -116,7 +117,7 @@ in_ns() {
 add_ns() {
 	run ip netns add "$1"
 	NAMESPACES+=("$1")
-	in_ns "$1" ip link set lo up
+	ip -n "$1" link set lo up
 }
 
 ovs_dir() {
@@ -161,30 +162,31 @@ add_host() {
 	host_ovs "$host" ovs-vsctl --no-wait -- init \
 		-- set Open_vSwitch . external-ids:system-id="$host" \
 		external-ids:hostname="$host"
+	# --detach returns after the first pass over the database, i.e. with
+	# the daemon ready; later ovs-vsctl calls (without --no-wait) each wait
+	# for ovs-vswitchd to apply their change.
 	host_ovs "$host" ovs-vswitchd "unix:$dir/db.sock" --pidfile --detach \
 		--no-chdir --log-file -vconsole:off
-	# ovs-vswitchd has read the database and configured itself once
-	# next_cfg is acknowledged in cur_cfg; a plain ovs-vsctl waits for that.
-	host_ovs "$host" ovs-vsctl --timeout="$WAIT_TIMEOUT" \
-		set Open_vSwitch . other_config:stt-scenario="$STT_SCENARIO"
 }
 
 stop_host() {
-	local host=$1 dir
+	local host=$1 dir daemon pid
 	dir=$(ovs_dir "$host")
 	# --cleanup removes the kernel datapath and its vports.
 	host_ovs_q "$host" ovs-appctl -t ovs-vswitchd exit --cleanup \
 		2>/dev/null || true
-	host_ovs_q "$host" ovs-appctl -t ovsdb-server exit 2>/dev/null || true
 	for daemon in ovs-vswitchd ovsdb-server; do
-		[ -f "$dir/$daemon.pid" ] || continue
-		local pid
 		pid=$(cat "$dir/$daemon.pid" 2>/dev/null) || continue
+		kill "$pid" 2>/dev/null || continue
 		local deadline=$((SECONDS + 10))
-		while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $deadline ]; do
+		while kill -0 "$pid" 2>/dev/null; do
+			if [ $SECONDS -ge $deadline ]; then
+				log "[$host] $daemon did not exit, killing it"
+				kill -9 "$pid" 2>/dev/null || true
+				break
+			fi
 			sleep 0.1
 		done
-		kill -9 "$pid" 2>/dev/null || true
 	done
 }
 
@@ -193,15 +195,56 @@ dp_ports() {
 	host_ovs_q "$1" ovs-dpctl show | sed -n 's/^ *port [0-9]*: \([^ ]*\).*/\1/p'
 }
 
-# check_interface HOST IFACE: Open vSwitch configured IFACE without error, gave
-# it an OpenFlow port and put it in the kernel datapath.
+# interface_state HOST IFACE: succeeds once ovs-vswitchd has dealt with IFACE,
+# printing its error (or []) and OpenFlow port number.
+interface_state() {
+	local out
+	out=$(host_ovs_q "$1" ovs-vsctl get Interface "$2" error ofport) &&
+		[ "$(echo "$out" | sed -n 2p)" != '[]' ] &&
+		echo "$out"
+}
+
+# check_interface HOST IFACE: wait until Open vSwitch has configured IFACE,
+# which must be without error and with an OpenFlow port (so it is in the kernel
+# datapath).
 check_interface() {
 	local host=$1 iface=$2 err ofport
-	err=$(host_ovs_q "$host" ovs-vsctl get Interface "$iface" error)
+	wait_for interface_state "$host" "$iface" ||
+		fail "[$host] ovs-vswitchd did not configure $iface"
+	{
+		read -r err
+		read -r ofport
+	} < <(interface_state "$host" "$iface")
 	[ "$err" = '[]' ] || fail "[$host] interface $iface: $err"
-	ofport=$(host_ovs_q "$host" ovs-vsctl get Interface "$iface" ofport)
 	[ "$ofport" -gt 0 ] 2>/dev/null ||
 		fail "[$host] interface $iface has no OpenFlow port ($ofport)"
+}
+
+# ovs_sync HOST: wait until HOST's ovs-vswitchd has applied every change made
+# to its database so far (any ovs-vsctl transaction without --no-wait bumps
+# next_cfg and blocks until cur_cfg catches up; "init" changes nothing else).
+ovs_sync() {
+	host_ovs "$1" ovs-vsctl --timeout="$WAIT_TIMEOUT" init ||
+		fail "[$1] ovs-vswitchd did not apply its configuration"
+}
+
+# wait_for_ports: check every port added by add_tunnel_port and add_vm, which
+# do not wait, so that both hosts' daemons work at the same time.  The traffic
+# helpers call it first.
+wait_for_ports() {
+	local port host synced=" "
+	for port in "${PENDING_PORTS[@]}"; do
+		host=${port%% *}
+		case "$synced" in
+		*" $host "*) ;;
+		*) ovs_sync "$host"; synced="$synced$host " ;;
+		esac
+	done
+	for port in "${PENDING_PORTS[@]}"; do
+		# shellcheck disable=SC2086
+		check_interface $port
+	done
+	PENDING_PORTS=()
 }
 
 # add_tunnel_port HOST NAME TYPE [OPTION=VALUE...]: a tunnel port on HOST's
@@ -211,14 +254,14 @@ check_interface() {
 add_tunnel_port() {
 	local host=$1 name=$2 type=$3 opt
 	shift 3
-	local args=(ovs-vsctl --timeout="$WAIT_TIMEOUT" add-port
+	local args=(ovs-vsctl --no-wait add-port
 		"${TUNNEL_BRIDGE:-br0}" "$name" -- set Interface "$name"
 		type="$type")
 	for opt in "$@"; do
 		args+=("options:$opt")
 	done
 	host_ovs "$host" "${args[@]}"
-	check_interface "$host" "$name"
+	PENDING_PORTS+=("$host $name")
 }
 
 # The kernel device Open vSwitch made for a tunnel port, e.g. vxlan_sys_4789
@@ -238,15 +281,15 @@ add_underlay() {
 		peer name u0 netns "$b" mtu "$mtu"
 	set_address "$a" u0 "$addr_a"
 	set_address "$b" u0 "$addr_b"
-	in_ns "$a" ip link set u0 up
-	in_ns "$b" ip link set u0 up
+	ip -n "$a" link set u0 up
+	ip -n "$b" link set u0 up
 }
 
 set_address() {
 	local ns=$1 dev=$2 addr=$3
 	case "$addr" in
-	*:*) run in_ns "$ns" ip addr add "$addr" dev "$dev" nodad ;;
-	*) run in_ns "$ns" ip addr add "$addr" dev "$dev" ;;
+	*:*) run ip -n "$ns" addr add "$addr" dev "$dev" nodad ;;
+	*) run ip -n "$ns" addr add "$addr" dev "$dev" ;;
 	esac
 }
 
@@ -258,16 +301,15 @@ add_vm() {
 	run ip link add eth0 netns "$vm" mtu "$mtu" type veth \
 		peer name "$vm" netns "$host" mtu "$mtu"
 	set_address "$vm" eth0 "$addr"
-	in_ns "$vm" ip link set eth0 up
-	in_ns "$host" ip link set "$vm" up
-	host_ovs "$host" ovs-vsctl --timeout="$WAIT_TIMEOUT" \
-		add-port "${VM_BRIDGE:-br0}" "$vm"
-	check_interface "$host" "$vm"
+	ip -n "$vm" link set eth0 up
+	ip -n "$host" link set "$vm" up
+	host_ovs "$host" ovs-vsctl --no-wait add-port "${VM_BRIDGE:-br0}" "$vm"
+	PENDING_PORTS+=("$host $vm")
 }
 
 # Address of a namespace's device without prefix length.
 address_of() {
-	in_ns "$1" ip -o addr show dev "$2" scope global |
+	ip -n "$1" -o addr show dev "$2" scope global |
 		awk '{ split($4, a, "/"); print a[1]; exit }'
 }
 
@@ -280,15 +322,16 @@ else
 fi
 
 # ping_sizes VM DEST SIZE...: ICMP echo with each payload size (IPv4 fragments
-# what exceeds the MTU); every request must be answered.
+# what exceeds the MTU).  A size's first request may be answered by "frag
+# needed" from a tunnel (path MTU discovery); once one has been answered, every
+# request must be.
 ping_sizes() {
 	local vm=$1 dest=$2 size out
 	shift 2
-	# The first packets of a flow go through ARP and upcalls; wait for one
-	# answer before counting.
-	wait_for in_ns "$vm" "${PING[@]}" -c 1 -W 1 "$dest" ||
-		fail "[$vm] no answer from $dest"
+	wait_for_ports
 	for size in "$@"; do
+		wait_for in_ns "$vm" "${PING[@]}" -c 1 -W 1 -s "$size" "$dest" ||
+			fail "[$vm] no answer from $dest to ping -s $size"
 		log "+ [$vm] ping -c 3 -s $size $dest"
 		out=$(in_ns "$vm" "${PING[@]}" -c 3 -i 0.2 -W 2 -s "$size" "$dest" 2>&1) ||
 			fail "[$vm] ping -s $size $dest: $(echo "$out" | tail -n 2)"
@@ -300,7 +343,7 @@ ping_sizes() {
 # Wait until something listens on TCP PORT in namespace NS.
 wait_listening() {
 	local ns=$1 port=$2
-	wait_for sh -c "ip netns exec '$ns' ss -Hltn 'sport = :$port' | grep -q ."
+	wait_for sh -c "ss -N '$ns' -Hltn 'sport = :$port' | grep -q ."
 }
 
 rate() {
@@ -319,6 +362,7 @@ send_file_and_hash() {
 	local from=$1 to=$2 addr=$3 mib=${4:-64} port=5001
 	local src=$WORK/send.$from.bin dst=$WORK/recv.$to.bin
 	local start end sent got bytes
+	wait_for_ports
 	head -c "$((mib << 20))" /dev/urandom > "$src"
 	sent=$(sha256sum < "$src" | cut -d' ' -f1)
 	rm -f "$dst"
@@ -345,6 +389,20 @@ send_file_and_hash() {
 	rm -f "$src" "$dst"
 }
 
+# From iperf3 -J output: bytes and bit/s received, and the sender's
+# retransmits.  iperf3 pretty-prints its JSON one member a line; a Python
+# interpreter would cost seconds to start in an emulated guest.
+iperf3_summary() {
+	awk -F'[:,]' '
+		/"end":/ { end = 1 }
+		end && /"sum_sent":/ { block = "tx" }
+		end && /"sum_received":/ { block = "rx" }
+		block == "rx" && /"bytes":/ && rx_bytes == "" { rx_bytes = $2 + 0 }
+		block == "rx" && /"bits_per_second":/ && rx_bps == "" { rx_bps = $2 + 0 }
+		block == "tx" && /"retransmits":/ && tx_retr == "" { tx_retr = $2 + 0 }
+		END { printf "%d %d %d\n", rx_bytes, rx_bps, tx_retr }' "$1"
+}
+
 # iperf3_check CLIENT_VM SERVER_VM SERVER_ADDR [SECONDS] [iperf3 options...]:
 # one iperf3 run client -> server, then reversed (-R); both must move bytes.
 # Sets IPERF_FORWARD and IPERF_REVERSE to the received rates in bit/s.
@@ -353,6 +411,7 @@ iperf3_check() {
 	shift 3
 	[ $# -eq 0 ] || shift
 	local dir json mode
+	wait_for_ports
 	for mode in forward reverse; do
 		json=$WORK/iperf3-$client-$server-$mode.json
 		background "$WORK/iperf3-server.log" in_ns "$server" \
@@ -371,18 +430,8 @@ iperf3_check() {
 		wait_background "$srv" "$WORK/iperf3-server.log" ||
 			fail "[$server] iperf3 server failed"
 		cp "$json" "$STT_RESULTS/"
-		local summary
-		summary=$(/usr/bin/python3 - "$json" <<-'EOF'
-			import json, sys
-			end = json.load(open(sys.argv[1]))["end"]
-			rx = end["sum_received"]
-			tx = end["sum_sent"]
-			print(int(rx["bytes"]), int(rx["bits_per_second"]),
-			      int(tx.get("retransmits", 0)))
-		EOF
-		)
 		local bytes bps retrans
-		read -r bytes bps retrans <<< "$summary"
+		read -r bytes bps retrans < <(iperf3_summary "$json")
 		[ "$bytes" -gt 0 ] || fail "iperf3 $client -> $server ($mode): no bytes"
 		log "iperf3 $mode ($client -c $addr ${dir[*]}): $bytes bytes received," \
 			"$(rate "$bytes" "$(awk -v b="$bytes" -v r="$bps" 'BEGIN { print b * 8 / r }')")," \
@@ -487,6 +536,7 @@ cleanup() {
 	local rc=$? i
 	set +e
 	trap - EXIT
+	log "cleaning up (status $rc)"
 	[ $rc -eq 0 ] || save_state
 	for ((i = ${#CLEANUPS[@]} - 1; i >= 0; i--)); do
 		eval "${CLEANUPS[i]}"

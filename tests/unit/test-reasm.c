@@ -78,8 +78,8 @@ static bool reasm_valid(const struct stt_reasm *r, int line)
 	for (i = 0; i < r->nr_ranges; i++) {
 		const struct stt_range *rg = &r->ranges[i];
 
-		if (!check_true(__FILE__, line, "range is sorted, non-empty, "
-				"apart from the previous and inside the frame",
+		/* Sorted, non-empty, apart from the previous, in the frame. */
+		if (!check_true(__FILE__, line, "range is well-formed",
 				rg->start < rg->end &&
 				rg->end <= r->frame_len &&
 				(!i || rg[-1].end < rg->start)))

@@ -1,0 +1,188 @@
+# SPDX-License-Identifier: GPL-2.0
+"""pytest driver for the guest rig (run-guest).
+
+Every guest test is parametrized over the installed distro kernels (ids "6.1",
+"6.12", ...) and runs one scenario script in a fresh QEMU guest:
+
+    /usr/bin/python3 -m pytest tests/guest -v
+
+Options (each also has an environment variable, for scripts and CI):
+
+  --stt-modules KVER=DIR   directory of .ko files built for kernel KVER (short
+                           "6.1" or full release), repeatable.
+                           env: STT_MODULES_6_1=DIR, STT_MODULES_6_12=DIR, ...
+  --stt-modules-dir TMPL   the same for all kernels at once, a path template
+                           with {short} and/or {release}, e.g.
+                           _build/{short}/datapath/linux.
+                           env: STT_MODULES_DIR=TMPL
+  --stt-kernel KVER        only these kernels (repeatable).  env: STT_KERNELS
+                           (comma-separated)
+  --stt-results DIR        where each test's results go, as DIR/TEST-KVER
+                           (default /var/tmp/stt-results).  env: STT_RESULTS_DIR
+  --stt-timeout-scale F    multiply every scenario timeout by F (slow or busy
+                           machines).  env: STT_TIMEOUT_SCALE
+
+An explicit KVER=DIR wins over the template.  A test that needs the STT
+modules fails, naming the kernel and what to pass, when none are given.
+"""
+
+import json
+import os
+import re
+import subprocess
+
+import pytest
+
+GUEST_DIR = os.path.dirname(os.path.realpath(__file__))
+RUN_GUEST = os.path.join(GUEST_DIR, "run-guest")
+SCENARIOS = os.path.join(GUEST_DIR, "scenarios")
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("stt", "STT guest rig")
+    group.addoption("--stt-modules", action="append", default=[],
+                    metavar="KVER=DIR",
+                    help="directory with the .ko files built for KVER")
+    group.addoption("--stt-modules-dir", metavar="TEMPLATE",
+                    default=os.environ.get("STT_MODULES_DIR"),
+                    help="module directory template with {short}/{release}")
+    group.addoption("--stt-kernel", action="append", default=[],
+                    metavar="KVER", help="run only on these kernels")
+    group.addoption("--stt-results", metavar="DIR",
+                    default=os.environ.get("STT_RESULTS_DIR",
+                                           "/var/tmp/stt-results"),
+                    help="parent directory of per-test results")
+    group.addoption("--stt-timeout-scale", type=float,
+                    default=float(os.environ.get("STT_TIMEOUT_SCALE", "1")),
+                    help="multiply scenario timeouts by this factor")
+
+
+def installed_kernels():
+    """[(short, release)] as run-guest sees them."""
+    out = subprocess.run([RUN_GUEST, "--list-kernels"], check=True,
+                         capture_output=True, text=True).stdout
+    return [tuple(line.split(None, 1)) for line in out.splitlines() if line]
+
+
+def selected_kernels(config):
+    wanted = list(config.getoption("stt_kernel"))
+    if not wanted and os.environ.get("STT_KERNELS"):
+        wanted = [k.strip() for k in os.environ["STT_KERNELS"].split(",")
+                  if k.strip()]
+    kernels = installed_kernels()
+    if wanted:
+        kernels = [(s, r) for s, r in kernels if s in wanted or r in wanted]
+    return kernels
+
+
+def pytest_generate_tests(metafunc):
+    if "kver" in metafunc.fixturenames:
+        kernels = selected_kernels(metafunc.config)
+        metafunc.parametrize("kver", [r for _, r in kernels],
+                             ids=[s for s, _ in kernels])
+
+
+def short_name(release):
+    m = re.match(r"(\d+\.\d+)", release)
+    return m.group(1) if m else release
+
+
+def modules_dir(config, release):
+    """The module build directory for a kernel, or None if none was given."""
+    short = short_name(release)
+    for item in config.getoption("stt_modules"):
+        key, sep, path = item.partition("=")
+        if not sep:
+            raise pytest.UsageError("--stt-modules wants KVER=DIR, got %r"
+                                    % item)
+        if key in (short, release):
+            return os.path.abspath(path)
+    env = os.environ.get("STT_MODULES_" + short.replace(".", "_"))
+    if env:
+        return os.path.abspath(env)
+    template = config.getoption("stt_modules_dir")
+    if template:
+        return os.path.abspath(template.format(short=short, release=release))
+    return None
+
+
+class Scenario:
+    """Runs scenario scripts on one kernel through run-guest."""
+
+    def __init__(self, config, release, test_name):
+        self.config = config
+        self.release = release
+        self.test_name = re.sub(r"[^A-Za-z0-9_.-]+", "-", test_name)
+
+    def modules(self, required=("stt.ko", "vport-stt.ko")):
+        """The STT module build directory for this kernel; fails the test
+        when it was not given or lacks one of the required files."""
+        short = short_name(self.release)
+        path = modules_dir(self.config, self.release)
+        how = ("pass --stt-modules %s=DIR or --stt-modules-dir TEMPLATE, "
+               "or set STT_MODULES_%s" % (short, short.replace(".", "_")))
+        if path is None:
+            pytest.fail("no STT module build directory for kernel %s (%s); "
+                        "%s" % (short, self.release, how), pytrace=False)
+        missing = [f for f in required
+                   if not os.path.isfile(os.path.join(path, f))]
+        if not os.path.isdir(path) or missing:
+            pytest.fail("STT module build directory for kernel %s is missing "
+                        "or incomplete: %s (missing: %s); build the modules "
+                        "for %s or %s" % (short, path, ", ".join(missing)
+                                          or "the directory", self.release,
+                                          how), pytrace=False)
+        return path
+
+    def invoke(self, script, *args, modules_dir=None, timeout=300):
+        """Boot the kernel and run SCRIPT (a path, or a name in scenarios/)
+        with ARGS.  Returns (completed run-guest process, parsed result.json
+        or None)."""
+        if not os.path.isabs(script):
+            script = os.path.join(SCENARIOS, script)
+        results = os.path.join(self.config.getoption("stt_results"),
+                               "%s-%s" % (self.test_name,
+                                          short_name(self.release)))
+        timeout *= self.config.getoption("stt_timeout_scale")
+        cmd = [RUN_GUEST, "--kernel", self.release, "--results", results,
+               "--timeout", str(int(timeout))]
+        dirs = [modules_dir] if isinstance(modules_dir, str) else \
+            list(modules_dir or [])
+        for d in dirs:
+            cmd += ["--modules", d]
+        cmd += ["--", script] + [str(a) for a in args]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        print(proc.stdout + proc.stderr)
+        try:
+            with open(os.path.join(results, "result.json")) as f:
+                result = json.load(f)
+        except (OSError, ValueError):
+            result = None
+        return proc, result
+
+    def run(self, script, *args, modules_dir=None, timeout=300):
+        """Like invoke(), but fail the test with the rig's report unless the
+        scenario passed.  Returns the parsed result.json."""
+        proc, result = self.invoke(script, *args, modules_dir=modules_dir,
+                                   timeout=timeout)
+        if proc.returncode != 0 or not result or result["verdict"] != "PASS":
+            pytest.fail("%s on %s failed:\n%s" % (
+                os.path.basename(script), self.release,
+                proc.stdout + proc.stderr), pytrace=False)
+        return result
+
+
+@pytest.fixture
+def scenario(request, kver):
+    """Scenario runner for the test's kernel:
+    scenario.run("vxlan-smoke.sh"), scenario.modules()."""
+    return Scenario(request.config, kver, request.node.originalname)
+
+
+@pytest.fixture
+def run_scenario(request):
+    """run_scenario(kver, script, *args, modules_dir=None, timeout=300)"""
+    def run(kver, script, *args, modules_dir=None, timeout=300):
+        return Scenario(request.config, kver, request.node.originalname).run(
+            script, *args, modules_dir=modules_dir, timeout=timeout)
+    return run

@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Rig self-test: the guest is what scenarios are promised.
+
+set -eu
+
+check() {
+	if "$@" > /dev/null 2>&1; then
+		echo "ok: $*"
+	else
+		echo "not ok: $*"
+		status=1
+	fi
+}
+status=0
+
+for dir in /tmp /run /var/log /var/lib/openvswitch /etc/openvswitch /root \
+	"$STT_RESULTS"; do
+	check touch "$dir/.rig-write-test"
+	rm -f "$dir/.rig-write-test"
+done
+check test ! -w /usr/bin/bash
+check test "$(hostname)" = stt-guest
+check test "$(uname -r)" = "$STT_KVER"
+check test "$(cat /proc/sys/kernel/panic_on_warn)" = 1
+check test "$(cat /proc/sys/kernel/panic_on_oops)" = 1
+check grep -q slub_debug=FZPU /proc/cmdline
+check test -f "$STT_REPO/tests/guest/lib.sh"
+check ip link show lo up
+check ip netns add selftest
+check ip netns del selftest
+check modprobe openvswitch
+check test -d /sys/module/openvswitch
+echo "uptime $(cut -d' ' -f1 /proc/uptime) s"
+exit $status
