@@ -188,10 +188,13 @@ free:
 /* TCP header fields that make a segment STT rather than something else. */
 static enum stt_counter check_tcp(const struct tcphdr *th)
 {
-	if (th->doff != STT_TCP_DOFF)
-		return STT_RX_ERR_TCP_DOFF;
+	/* Flags first: a SYN with options is a connection attempt, not a
+	 * malformed STT segment.
+	 */
 	if (!th->ack || th->syn || th->rst || th->fin || th->urg)
 		return STT_RX_ERR_TCP_FLAGS;
+	if (th->doff != STT_TCP_DOFF)
+		return STT_RX_ERR_TCP_DOFF;
 	return STT_COUNTER_MAX;
 }
 

@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The stt device on its own, without Open vSwitch: rtnetlink creation and its
+# refusals (with the kernel's message), receive interception only where a
+# device exists (nothing answers as a TCP listener on its port), cleanup with
+# the namespace, and module unload.
+#
+#   a: s0 (external, port 7471)  u0 192.0.2.1 === 192.0.2.2 u0  b
+
+set -eu
+. "$(dirname "$0")/../lib.sh"
+
+STT_LINK=$STT_GUEST_DIR/tools/stt-link
+
+# expect_refusal NS MESSAGE ARGS...: stt-link ARGS must fail with MESSAGE.
+expect_refusal() {
+	local ns=$1 want=$2 out
+	shift 2
+	log "+ [$ns] stt-link $*  (must be refused)"
+	if out=$(in_ns "$ns" "$STT_LINK" "$@" 2>&1); then
+		fail "stt-link $* succeeded"
+	fi
+	[ "$out" = "stt-link: $want" ] ||
+		fail "stt-link $*: expected \"stt-link: $want\", got \"$out\""
+}
+
+counter() {
+	in_ns "$1" ethtool -S "$2" | awk -v c="$3:" '$1 == c { print $2 }'
+}
+
+# connect_from NS ADDR PORT: prints "refused" when a RST answered, "timeout"
+# when nothing did.
+connect_from() {
+	if in_ns "$1" timeout 5 socat -u /dev/null "TCP:$2:$3,connect-timeout=3" \
+		2> "$WORK/connect.err"; then
+		echo connected
+	elif grep -q 'Connection refused' "$WORK/connect.err"; then
+		echo refused
+	else
+		echo timeout
+	fi
+}
+
+add_ns a
+add_ns b
+run ip link add u0 netns a type veth peer name u0 netns b
+set_address a u0 192.0.2.1/24
+set_address b u0 192.0.2.2/24
+ip -n a link set u0 up
+ip -n b link set u0 up
+
+# Without a device the port belongs to the TCP stack: a SYN gets a RST.
+[ "$(connect_from b 192.0.2.1 7471)" = refused ] ||
+	fail "without an stt device, port 7471 should answer with a RST"
+
+run modprobe stt
+run in_ns a "$STT_LINK" add s0 external
+expect_refusal a "Device or resource busy: an external stt device already uses this destination port in this namespace" \
+	add s1 external
+expect_refusal a "Invalid argument: only external mode is supported: set IFLA_STT_COLLECT_METADATA" \
+	add s1
+expect_refusal a "Invalid argument: destination port must not be 0" \
+	add s1 external dstport 0
+run in_ns a "$STT_LINK" add s2 external dstport 4790
+run in_ns a ip -d link show s0
+in_ns a ip -d link show s0 | grep -q 'maxmtu 65503' ||
+	fail "s0 should allow an MTU of 65503"
+
+# The same port in another namespace is another receive port: allowed.
+run in_ns b "$STT_LINK" add s0 external
+
+# With a device, segments to its port are consumed, never answered.
+run ip -n a link set s0 up
+[ "$(connect_from b 192.0.2.1 7471)" = timeout ] ||
+	fail "port 7471 answered although s0 receives on it"
+flags=$(counter a s0 rx_err_tcp_flags)
+[ "$flags" -ge 1 ] || fail "the SYN was not counted as rx_err_tcp_flags ($flags)"
+log "s0: SYN to 7471 dropped and counted (rx_err_tcp_flags $flags)"
+# Other ports are untouched.
+[ "$(connect_from b 192.0.2.1 7472)" = refused ] ||
+	fail "port 7472 should still answer with a RST"
+
+run in_ns a "$STT_LINK" del s2
+# Namespaces go with their devices and receive ports (the kernel log must
+# stay clean); then the module unloads.
+run ip netns del a
+run ip netns del b
+run rmmod stt
+! lsmod | grep -q '^stt ' || fail "stt.ko still loaded"
+log "PASS stt-device"
