@@ -112,7 +112,7 @@ class Scenario:
     def __init__(self, config, release, test_name):
         self.config = config
         self.release = release
-        self.test_name = re.sub(r"[^A-Za-z0-9_.-]+", "-", test_name)
+        self.test_name = re.sub(r"[^A-Za-z0-9_.-]+", "-", test_name).strip("-")
 
     def modules(self, required=("stt.ko", "vport-stt.ko")):
         """The STT module build directory for this kernel; fails the test

@@ -144,17 +144,13 @@ host_ovs_q() {
 		OVS_LOGDIR="$dir" OVS_SYSCONFDIR="$dir" "$@"
 }
 
-# add_host NAME: a namespace with its own ovsdb-server and ovs-vswitchd (and so
-# its own kernel datapath, created on the first bridge).
-add_host() {
+# start_ovs HOST: create HOST's database and start its ovsdb-server and
+# ovs-vswitchd.
+start_ovs() {
 	local host=$1 dir
 	dir=$(ovs_dir "$host")
-	mkdir -p "$dir"
-	modprobe openvswitch
-	add_ns "$host"
-	HOSTS+=("$host")
 	host_ovs "$host" ovsdb-tool create "$dir/conf.db" \
-		/usr/share/openvswitch/vswitch.ovsschema > /dev/null
+		/usr/share/openvswitch/vswitch.ovsschema
 	# --detach returns once the database socket is listening.
 	host_ovs "$host" ovsdb-server "$dir/conf.db" \
 		--remote="punix:$dir/db.sock" --pidfile --detach --no-chdir \
@@ -167,6 +163,30 @@ add_host() {
 	# for ovs-vswitchd to apply their change.
 	host_ovs "$host" ovs-vswitchd "unix:$dir/db.sock" --pidfile --detach \
 		--no-chdir --log-file -vconsole:off
+}
+
+# add_host NAME...: for each NAME a namespace with its own ovsdb-server and
+# ovs-vswitchd (and so its own kernel datapath, made with the first bridge).
+# Several hosts start at the same time.
+add_host() {
+	local host pids=() i=0 rc
+	modprobe openvswitch
+	for host; do
+		mkdir -p "$(ovs_dir "$host")"
+		add_ns "$host"
+		HOSTS+=("$host")
+	done
+	for host; do
+		start_ovs "$host" > "$WORK/start-$host.log" 2>&1 &
+		pids+=($!)
+	done
+	for host; do
+		rc=0
+		wait "${pids[i]}" || rc=$?
+		grep -v 'opened log file' "$WORK/start-$host.log"
+		[ $rc -eq 0 ] || fail "[$host] Open vSwitch did not start"
+		i=$((i + 1))
+	done
 }
 
 stop_host() {
@@ -533,11 +553,15 @@ save_state() {
 }
 
 cleanup() {
-	local rc=$? i
+	local rc=$? i host
 	set +e
 	trap - EXIT
 	log "cleaning up (status $rc)"
 	[ $rc -eq 0 ] || save_state
+	for host in "${HOSTS[@]}"; do
+		mkdir -p "$STT_RESULTS/ovs-$host"
+		cp "$(ovs_dir "$host")"/*.log "$STT_RESULTS/ovs-$host/"
+	done
 	for ((i = ${#CLEANUPS[@]} - 1; i >= 0; i--)); do
 		eval "${CLEANUPS[i]}"
 	done

@@ -15,10 +15,10 @@ set -eu
 
 type=${1:-vxlan}
 
-add_host host1
-add_host host2
-host_ovs host1 ovs-vsctl add-br br0
-host_ovs host2 ovs-vsctl add-br br0
+add_host host1 host2
+# --no-wait: both hosts' ovs-vswitchd work at once; wait_for_ports waits.
+host_ovs host1 ovs-vsctl --no-wait add-br br0
+host_ovs host2 ovs-vsctl --no-wait add-br br0
 add_underlay host1 192.0.2.1/24 host2 192.0.2.2/24
 
 # The VMs keep MTU 1500 over a 1500-byte underlay: the outer packets are sent
