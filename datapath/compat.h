@@ -65,7 +65,8 @@ static inline void stt_dev_set_lltx(struct net_device *dev)
 #ifndef STT_HAVE_ETHTOOL_PUTS
 static inline void ethtool_puts(u8 **data, const char *str)
 {
-	ethtool_sprintf(data, "%s", str);
+	strscpy(*data, str, ETH_GSTRING_LEN);
+	*data += ETH_GSTRING_LEN;
 }
 #endif
 

@@ -48,9 +48,13 @@ static int stt_init(struct net_device *dev)
 		goto err_free_frame_id;
 	}
 
-	err = gro_cells_init(&stt->gro_cells, dev);
+	err = dst_cache_init(&stt->cfg.info.dst_cache, GFP_KERNEL);
 	if (err)
 		goto err_free_counters;
+
+	err = gro_cells_init(&stt->gro_cells, dev);
+	if (err)
+		goto err_destroy_dst_cache;
 
 	/* Last: from here on the receive path can hand us frames. */
 	port = stt_port_attach(stt, NULL);
@@ -62,6 +66,8 @@ static int stt_init(struct net_device *dev)
 
 err_destroy_gro_cells:
 	gro_cells_destroy(&stt->gro_cells);
+err_destroy_dst_cache:
+	dst_cache_destroy(&stt->cfg.info.dst_cache);
 err_free_counters:
 	stt_counters_free(stt->counters);
 err_free_frame_id:
@@ -75,6 +81,7 @@ static void stt_uninit(struct net_device *dev)
 
 	stt_port_detach(stt);
 	gro_cells_destroy(&stt->gro_cells);
+	dst_cache_destroy(&stt->cfg.info.dst_cache);
 	stt_counters_free(stt->counters);
 	free_percpu(stt->frame_id);
 }
@@ -83,6 +90,7 @@ static const struct net_device_ops stt_netdev_ops = {
 	.ndo_init		= stt_init,
 	.ndo_uninit		= stt_uninit,
 	.ndo_start_xmit		= stt_xmit,
+	.ndo_fill_metadata_dst	= stt_fill_metadata_dst,
 	.ndo_get_stats64	= stt_get_stats64,
 	.ndo_set_mac_address	= eth_mac_addr,
 	.ndo_validate_addr	= eth_validate_addr,
@@ -127,15 +135,38 @@ static void stt_setup(struct net_device *dev)
 	eth_hw_addr_random(dev);
 }
 
+#define NO_IPV6 "IPv6 underlay is not supported yet"
+
 static const struct nla_policy stt_policy[IFLA_STT_MAX + 1] = {
 	[IFLA_STT_UNSPEC]		= { .strict_start_type = IFLA_STT_ID },
+	[IFLA_STT_ID]			= { .type = NLA_U64 },
+	[IFLA_STT_REMOTE]		= NLA_POLICY_EXACT_LEN(sizeof(__be32)),
+	[IFLA_STT_REMOTE6]		= { .type = NLA_REJECT,
+					    .reject_message = NO_IPV6 },
+	[IFLA_STT_LOCAL]		= NLA_POLICY_EXACT_LEN(sizeof(__be32)),
+	[IFLA_STT_LOCAL6]		= { .type = NLA_REJECT,
+					    .reject_message = NO_IPV6 },
 	[IFLA_STT_PORT]			= { .type = NLA_BE16 },
+	[IFLA_STT_PORT_RANGE]		=
+		NLA_POLICY_EXACT_LEN(sizeof(struct ifla_stt_port_range)),
+	[IFLA_STT_TTL]			= { .type = NLA_U8 },
+	[IFLA_STT_TTL_INHERIT]		= { .type = NLA_FLAG },
+	[IFLA_STT_TOS]			= { .type = NLA_U8 },
+	[IFLA_STT_DF]			= NLA_POLICY_MAX(NLA_U8, STT_DF_INHERIT),
 	[IFLA_STT_COLLECT_METADATA]	= { .type = NLA_FLAG },
+};
+
+/* Attributes that only make sense for a fixed peer. */
+static const int fixed_peer_attrs[] = {
+	IFLA_STT_ID, IFLA_STT_REMOTE, IFLA_STT_LOCAL, IFLA_STT_TTL,
+	IFLA_STT_TTL_INHERIT, IFLA_STT_TOS, IFLA_STT_DF,
 };
 
 static int stt_validate(struct nlattr *tb[], struct nlattr *data[],
 			struct netlink_ext_ack *extack)
 {
+	int i;
+
 	if (tb[IFLA_ADDRESS]) {
 		if (nla_len(tb[IFLA_ADDRESS]) != ETH_ALEN) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[IFLA_ADDRESS],
@@ -148,37 +179,176 @@ static int stt_validate(struct nlattr *tb[], struct nlattr *data[],
 			return -EADDRNOTAVAIL;
 		}
 	}
-	if (!data || !data[IFLA_STT_COLLECT_METADATA]) {
+	if (!data) {
 		NL_SET_ERR_MSG(extack,
-			       "only external mode is supported: set IFLA_STT_COLLECT_METADATA");
+			       "an stt device needs IFLA_STT_REMOTE (fixed peer) or IFLA_STT_COLLECT_METADATA (external)");
 		return -EINVAL;
+	}
+	if (data[IFLA_STT_COLLECT_METADATA]) {
+		for (i = 0; i < ARRAY_SIZE(fixed_peer_attrs); i++) {
+			if (data[fixed_peer_attrs[i]]) {
+				NL_SET_ERR_MSG_ATTR(extack,
+						    data[fixed_peer_attrs[i]],
+						    "attribute not allowed in external mode: tunnel parameters come with each packet");
+				return -EINVAL;
+			}
+		}
 	}
 	if (data[IFLA_STT_PORT] && !nla_get_be16(data[IFLA_STT_PORT])) {
 		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_PORT],
 				    "destination port must not be 0");
 		return -EINVAL;
 	}
+	if (data[IFLA_STT_PORT_RANGE]) {
+		const struct ifla_stt_port_range *r =
+			nla_data(data[IFLA_STT_PORT_RANGE]);
+
+		if (!r->low || ntohs(r->high) < ntohs(r->low)) {
+			NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_PORT_RANGE],
+					    "source port range must be non-zero and low <= high");
+			return -EINVAL;
+		}
+	}
+	if (data[IFLA_STT_TTL] && data[IFLA_STT_TTL_INHERIT]) {
+		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_TTL_INHERIT],
+				    "ttl and ttl inherit are exclusive");
+		return -EINVAL;
+	}
 	return 0;
 }
 
+/* Applies the attributes in @data to @cfg (a copy, on changelink). */
+static int nl_to_config(struct nlattr *data[], struct stt_config *cfg,
+			bool changelink, struct netlink_ext_ack *extack)
+{
+	struct ip_tunnel_key *key = &cfg->info.key;
+
+	if (changelink && data[IFLA_STT_PORT]) {
+		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_PORT],
+				    "destination port cannot be changed");
+		return -EOPNOTSUPP;
+	}
+	if (changelink && data[IFLA_STT_COLLECT_METADATA]) {
+		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_COLLECT_METADATA],
+				    "external mode cannot be changed");
+		return -EOPNOTSUPP;
+	}
+
+	if (data[IFLA_STT_COLLECT_METADATA])
+		cfg->collect_md = true;
+	if (data[IFLA_STT_PORT])
+		cfg->dst_port = nla_get_be16(data[IFLA_STT_PORT]);
+	if (data[IFLA_STT_ID])
+		key->tun_id = cpu_to_be64(nla_get_u64(data[IFLA_STT_ID]));
+	if (data[IFLA_STT_REMOTE])
+		key->u.ipv4.dst = nla_get_in_addr(data[IFLA_STT_REMOTE]);
+	if (data[IFLA_STT_LOCAL])
+		key->u.ipv4.src = nla_get_in_addr(data[IFLA_STT_LOCAL]);
+	if (data[IFLA_STT_PORT_RANGE]) {
+		const struct ifla_stt_port_range *r =
+			nla_data(data[IFLA_STT_PORT_RANGE]);
+
+		cfg->sport_min = ntohs(r->low);
+		cfg->sport_max = ntohs(r->high);
+	}
+	if (data[IFLA_STT_TTL]) {
+		key->ttl = nla_get_u8(data[IFLA_STT_TTL]);
+		cfg->ttl_inherit = false;
+	}
+	if (data[IFLA_STT_TTL_INHERIT]) {
+		key->ttl = 0;
+		cfg->ttl_inherit = true;
+	}
+	if (data[IFLA_STT_TOS])
+		key->tos = nla_get_u8(data[IFLA_STT_TOS]);
+	if (data[IFLA_STT_DF])
+		cfg->df = nla_get_u8(data[IFLA_STT_DF]);
+
+	key->tp_dst = cfg->dst_port;
+	cfg->info.mode = IP_TUNNEL_INFO_TX;
+
+	if (cfg->collect_md)
+		return 0;
+	if (!key->u.ipv4.dst) {
+		NL_SET_ERR_MSG(extack,
+			       "an stt device needs IFLA_STT_REMOTE (fixed peer) or IFLA_STT_COLLECT_METADATA (external)");
+		return -EINVAL;
+	}
+	if (ipv4_is_multicast(key->u.ipv4.dst) ||
+	    ipv4_is_lbcast(key->u.ipv4.dst)) {
+		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_REMOTE],
+				    "remote must be a unicast address");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Refuses what would make two devices claim the same received frames. */
+static int check_unique(struct net *net, const struct stt_config *cfg,
+			const struct stt_dev *self,
+			struct netlink_ext_ack *extack)
+{
+	struct stt_port *port = stt_port_find(net, cfg->dst_port);
+	struct stt_dev *other;
+
+	if (!port)
+		return 0;
+	if (cfg->collect_md) {
+		other = rtnl_dereference(port->collect_md_dev);
+		if (other && other != self) {
+			NL_SET_ERR_MSG(extack,
+				       "an external stt device already uses this destination port in this namespace");
+			return -EBUSY;
+		}
+		return 0;
+	}
+	other = stt_port_find_peer(port, cfg->info.key.u.ipv4.dst,
+				   be64_to_cpu(cfg->info.key.tun_id));
+	if (other && other != self) {
+		NL_SET_ERR_MSG(extack,
+			       "an stt device with this remote and id already uses this destination port in this namespace");
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/* STT segments its frames, so the inner MTU need not shrink: it follows the
+ * underlay device that reaches the remote.
+ */
+static void mtu_from_route(struct net_device *dev, struct stt_dev *stt)
+{
+	struct flowi4 fl4 = {
+		.daddr = stt->cfg.info.key.u.ipv4.dst,
+		.saddr = stt->cfg.info.key.u.ipv4.src,
+		.flowi4_proto = IPPROTO_TCP,
+	};
+	struct rtable *rt;
+
+	rt = ip_route_output_key(stt->net, &fl4);
+	if (IS_ERR(rt))
+		return;
+	if (rt->dst.dev != dev)
+		dev->mtu = clamp_t(unsigned int, rt->dst.dev->mtu,
+				   dev->min_mtu, dev->max_mtu);
+	ip_rt_put(rt);
+}
+
 static int stt_configure(struct net *net, struct net_device *dev,
-			 const struct stt_config *cfg,
+			 const struct stt_config *cfg, bool mtu_given,
 			 struct netlink_ext_ack *extack)
 {
 	struct stt_dev *stt = netdev_priv(dev);
-	struct stt_port *port;
 	int err;
 
-	port = stt_port_find(net, cfg->dst_port);
-	if (cfg->collect_md && port && rtnl_dereference(port->collect_md_dev)) {
-		NL_SET_ERR_MSG(extack,
-			       "an external stt device already uses this destination port in this namespace");
-		return -EBUSY;
-	}
+	err = check_unique(net, cfg, NULL, extack);
+	if (err)
+		return err;
 
 	stt->dev = dev;
 	stt->net = net;
 	stt->cfg = *cfg;
+	if (!cfg->collect_md && !mtu_given)
+		mtu_from_route(dev, stt);
 
 	err = register_netdevice(dev);
 	if (err)
@@ -187,18 +357,59 @@ static int stt_configure(struct net *net, struct net_device *dev,
 	return 0;
 }
 
+static void default_config(struct stt_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->dst_port = htons(STT_DEFAULT_PORT);
+	cfg->df = STT_DF_UNSET;
+}
+
 static int stt_newlink(struct net *net, struct net_device *dev,
 		       struct nlattr *tb[], struct nlattr *data[],
 		       struct netlink_ext_ack *extack)
 {
-	struct stt_config cfg = {
-		.dst_port = htons(STT_DEFAULT_PORT),
-		.collect_md = true,
-	};
+	struct stt_config cfg;
+	int err;
 
-	if (data[IFLA_STT_PORT])
-		cfg.dst_port = nla_get_be16(data[IFLA_STT_PORT]);
-	return stt_configure(net, dev, &cfg, extack);
+	default_config(&cfg);
+	err = nl_to_config(data, &cfg, false, extack);
+	if (err)
+		return err;
+	return stt_configure(net, dev, &cfg, tb[IFLA_MTU], extack);
+}
+
+static int stt_changelink(struct net_device *dev, struct nlattr *tb[],
+			  struct nlattr *data[],
+			  struct netlink_ext_ack *extack)
+{
+	struct stt_dev *stt = netdev_priv(dev);
+	struct stt_config cfg = stt->cfg;
+	int err;
+
+	if (!data)
+		return 0;
+	if (stt->cfg.collect_md) {
+		NL_SET_ERR_MSG(extack,
+			       "an external device has nothing to change: tunnel parameters come with each packet");
+		return -EOPNOTSUPP;
+	}
+	err = nl_to_config(data, &cfg, true, extack);
+	if (err)
+		return err;
+	err = check_unique(stt->net, &cfg, stt, extack);
+	if (err)
+		return err;
+
+	/* Take the device out of the receive lookup while its key changes;
+	 * transmit reads the configuration without locks, as in geneve.
+	 */
+	hash_del_rcu(&stt->peer_node);
+	synchronize_net();
+	stt->cfg = cfg;
+	dst_cache_reset(&stt->cfg.info.dst_cache);
+	hash_add_rcu(stt->port->peers, &stt->peer_node,
+		     stt_dev_context_id(stt));
+	return 0;
 }
 
 static void stt_dellink(struct net_device *dev, struct list_head *head)
@@ -211,20 +422,54 @@ static void stt_dellink(struct net_device *dev, struct list_head *head)
 
 static size_t stt_get_size(const struct net_device *dev)
 {
-	return nla_total_size(sizeof(__be16)) +	/* IFLA_STT_PORT */
+	return nla_total_size_64bit(sizeof(u64)) +	/* IFLA_STT_ID */
+	       nla_total_size(sizeof(__be32)) +	/* IFLA_STT_REMOTE */
+	       nla_total_size(sizeof(__be32)) +	/* IFLA_STT_LOCAL */
+	       nla_total_size(sizeof(__be16)) +	/* IFLA_STT_PORT */
+	       nla_total_size(sizeof(struct ifla_stt_port_range)) +
+	       nla_total_size(sizeof(u8)) +	/* IFLA_STT_TTL */
+	       nla_total_size(0) +		/* IFLA_STT_TTL_INHERIT */
+	       nla_total_size(sizeof(u8)) +	/* IFLA_STT_TOS */
+	       nla_total_size(sizeof(u8)) +	/* IFLA_STT_DF */
 	       nla_total_size(0);		/* IFLA_STT_COLLECT_METADATA */
+}
+
+static int fill_fixed_peer(struct sk_buff *skb, const struct stt_config *cfg)
+{
+	const struct ip_tunnel_key *key = &cfg->info.key;
+
+	if (nla_put_u64_64bit(skb, IFLA_STT_ID, be64_to_cpu(key->tun_id),
+			      IFLA_STT_UNSPEC) ||
+	    nla_put_in_addr(skb, IFLA_STT_REMOTE, key->u.ipv4.dst) ||
+	    (key->u.ipv4.src &&
+	     nla_put_in_addr(skb, IFLA_STT_LOCAL, key->u.ipv4.src)) ||
+	    nla_put_u8(skb, IFLA_STT_TOS, key->tos) ||
+	    nla_put_u8(skb, IFLA_STT_DF, cfg->df))
+		return -EMSGSIZE;
+	if (cfg->ttl_inherit)
+		return nla_put_flag(skb, IFLA_STT_TTL_INHERIT);
+	return nla_put_u8(skb, IFLA_STT_TTL, key->ttl);
 }
 
 static int stt_fill_info(struct sk_buff *skb, const struct net_device *dev)
 {
 	const struct stt_dev *stt = netdev_priv(dev);
+	const struct stt_config *cfg = &stt->cfg;
 
-	if (nla_put_be16(skb, IFLA_STT_PORT, stt->cfg.dst_port))
+	if (nla_put_be16(skb, IFLA_STT_PORT, cfg->dst_port))
 		return -EMSGSIZE;
-	if (stt->cfg.collect_md &&
-	    nla_put_flag(skb, IFLA_STT_COLLECT_METADATA))
-		return -EMSGSIZE;
-	return 0;
+	if (cfg->sport_min) {
+		struct ifla_stt_port_range r = {
+			.low = htons(cfg->sport_min),
+			.high = htons(cfg->sport_max),
+		};
+
+		if (nla_put(skb, IFLA_STT_PORT_RANGE, sizeof(r), &r))
+			return -EMSGSIZE;
+	}
+	if (cfg->collect_md)
+		return nla_put_flag(skb, IFLA_STT_COLLECT_METADATA) ? -EMSGSIZE : 0;
+	return fill_fixed_peer(skb, cfg) ? -EMSGSIZE : 0;
 }
 
 static struct net *stt_get_link_net(const struct net_device *dev)
@@ -242,6 +487,7 @@ static struct rtnl_link_ops stt_link_ops __read_mostly = {
 	.setup		= stt_setup,
 	.validate	= stt_validate,
 	.newlink	= stt_newlink,
+	.changelink	= stt_changelink,
 	.dellink	= stt_dellink,
 	.get_size	= stt_get_size,
 	.fill_info	= stt_fill_info,
@@ -251,21 +497,23 @@ static struct rtnl_link_ops stt_link_ops __read_mostly = {
 struct net_device *stt_dev_create_fb(struct net *net, const char *name,
 				     u8 name_assign_type, u16 dst_port)
 {
-	struct stt_config cfg = {
-		.dst_port = htons(dst_port),
-		.collect_md = true,
-	};
 	struct nlattr *tb[IFLA_MAX + 1] = { };
+	struct stt_config cfg;
 	struct net_device *dev;
 	LIST_HEAD(list_kill);
 	int err;
+
+	default_config(&cfg);
+	cfg.dst_port = htons(dst_port);
+	cfg.collect_md = true;
+	cfg.info.mode = IP_TUNNEL_INFO_TX;
 
 	dev = rtnl_create_link(net, name, name_assign_type, &stt_link_ops,
 			       tb, NULL);
 	if (IS_ERR(dev))
 		return dev;
 
-	err = stt_configure(net, dev, &cfg, NULL);
+	err = stt_configure(net, dev, &cfg, false, NULL);
 	if (err) {
 		free_netdev(dev);
 		return ERR_PTR(err);

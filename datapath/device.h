@@ -8,13 +8,24 @@
 #include <linux/list.h>
 #include <linux/netdevice.h>
 #include <net/gro_cells.h>
+#include <net/ip_tunnels.h>
+
+#include "stt_netlink.h"
 
 struct stt_port;
 
-/* What the user asked for; fixed for the device's life. */
+/* What the user asked for (rtnetlink attributes IFLA_STT_*). */
 struct stt_config {
+	/* Fixed-peer mode: remote, local, context id, tos (1: inherit), ttl
+	 * and destination port, as the transmit path consumes them.
+	 */
+	struct ip_tunnel_info info;
 	__be16 dst_port;
+	u16 sport_min;			/* 0, 0: the local port range */
+	u16 sport_max;
 	bool collect_md;		/* external: per-packet tunnel metadata */
+	bool ttl_inherit;
+	enum ifla_stt_df df;
 };
 
 struct stt_dev {
@@ -22,6 +33,7 @@ struct stt_dev {
 	struct net *net;		/* underlay namespace */
 	struct list_head next;		/* in stt_net.dev_list of ->net */
 	struct stt_port *port;		/* from ndo_init to ndo_uninit */
+	struct hlist_node peer_node;	/* fixed-peer: in port->peers */
 	struct gro_cells gro_cells;
 	u32 __percpu *frame_id;		/* per-CPU frame id cursor */
 	struct stt_counters __percpu *counters;
@@ -34,6 +46,11 @@ struct stt_net {
 };
 
 struct stt_net *stt_net(struct net *net);
+
+static inline u64 stt_dev_context_id(const struct stt_dev *stt)
+{
+	return be64_to_cpu(stt->cfg.info.key.tun_id);
+}
 
 int stt_device_init(void);
 void stt_device_uninit(void);

@@ -45,6 +45,7 @@ static struct stt_port *port_open(struct net *net, __be16 dst_port,
 		return ERR_PTR(-ENOMEM);
 	port->net = net;
 	port->dst_port = dst_port;
+	hash_init(port->peers);
 
 	port->counters = stt_counters_alloc();
 	if (!port->counters) {
@@ -117,6 +118,9 @@ struct stt_port *stt_port_attach(struct stt_dev *stt,
 	port->refcnt++;
 	if (stt->cfg.collect_md)
 		rcu_assign_pointer(port->collect_md_dev, stt);
+	else
+		hash_add_rcu(port->peers, &stt->peer_node,
+			     stt_dev_context_id(stt));
 	stt->port = port;
 	return port;
 }
@@ -127,8 +131,10 @@ void stt_port_detach(struct stt_dev *stt)
 	struct stt_port *port = stt->port;
 
 	ASSERT_RTNL();
-	if (rtnl_dereference(port->collect_md_dev) == stt)
+	if (stt->cfg.collect_md)
 		RCU_INIT_POINTER(port->collect_md_dev, NULL);
+	else
+		hash_del_rcu(&stt->peer_node);
 	if (--port->refcnt == 0) {
 		port_close(port);
 		stt->port = NULL;
@@ -136,4 +142,33 @@ void stt_port_detach(struct stt_dev *stt)
 	}
 	synchronize_net();
 	stt->port = NULL;
+}
+
+/* Under RTNL: the fixed-peer device of @port for (@remote, @context_id). */
+struct stt_dev *stt_port_find_peer(struct stt_port *port, __be32 remote,
+				   u64 context_id)
+{
+	struct stt_dev *stt;
+
+	hash_for_each_possible(port->peers, stt, peer_node, context_id)
+		if (stt_dev_context_id(stt) == context_id &&
+		    stt->cfg.info.key.u.ipv4.dst == remote)
+			return stt;
+	return NULL;
+}
+
+/*
+ * Under RCU, for a received frame: the fixed-peer device for its sender and
+ * context id, else the port's external device, else NULL.
+ */
+struct stt_dev *stt_port_lookup(struct stt_port *port, __be32 saddr,
+				u64 context_id)
+{
+	struct stt_dev *stt;
+
+	hash_for_each_possible_rcu(port->peers, stt, peer_node, context_id)
+		if (stt_dev_context_id(stt) == context_id &&
+		    stt->cfg.info.key.u.ipv4.dst == saddr)
+			return stt;
+	return rcu_dereference(port->collect_md_dev);
 }

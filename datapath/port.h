@@ -8,6 +8,7 @@
 #ifndef _STT_PORT_H
 #define _STT_PORT_H
 
+#include <linux/hashtable.h>
 #include <linux/list.h>
 #include <linux/netfilter.h>
 #include <linux/rcupdate.h>
@@ -24,6 +25,7 @@ struct stt_port {
 	__be16 dst_port;
 	unsigned int refcnt;		/* attached devices, under RTNL */
 	struct stt_dev __rcu *collect_md_dev;
+	DECLARE_HASHTABLE(peers, 6);	/* fixed-peer devices by context id */
 	struct nf_hook_ops hook;
 	struct stt_reasm_table reasm;
 	struct stt_counters __percpu *counters;
@@ -33,5 +35,9 @@ struct stt_port *stt_port_find(struct net *net, __be16 dst_port);
 struct stt_port *stt_port_attach(struct stt_dev *stt,
 				 struct netlink_ext_ack *extack);
 void stt_port_detach(struct stt_dev *stt);
+struct stt_dev *stt_port_find_peer(struct stt_port *port, __be32 remote,
+				   u64 context_id);
+struct stt_dev *stt_port_lookup(struct stt_port *port, __be32 saddr,
+				u64 context_id);
 
 #endif /* _STT_PORT_H */

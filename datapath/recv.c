@@ -108,11 +108,6 @@ static bool restore_offload(struct sk_buff *skb,
 	return true;
 }
 
-static struct stt_dev *find_dev(struct stt_port *port)
-{
-	return rcu_dereference(port->collect_md_dev);
-}
-
 /* @skb holds one whole frame, data at the STT header, outer IP header at
  * its network header.
  */
@@ -138,7 +133,7 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 		goto free;
 	}
 
-	stt = find_dev(port);
+	stt = stt_port_lookup(port, ip_hdr(skb)->saddr, f.context_id);
 	if (!stt) {
 		err = STT_RX_ERR_NO_DEVICE;
 		goto drop;
@@ -150,17 +145,19 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 	}
 
 	skb_scrub_packet(skb, !net_eq(port->net, dev_net(stt->dev)));
-	tun_dst = stt_tun_rx_dst(skb, cpu_to_be64(f.context_id));
-	if (!tun_dst) {
-		err = STT_RX_ERR_NOMEM;
-		goto drop;
+	if (stt->cfg.collect_md) {
+		tun_dst = stt_tun_rx_dst(skb, cpu_to_be64(f.context_id));
+		if (!tun_dst) {
+			err = STT_RX_ERR_NOMEM;
+			goto drop;
+		}
+		tun_dst->u.tun_info.key.tp_src = th_copy->source;
+		tun_dst->u.tun_info.key.tp_dst = th_copy->dest;
+		skb_dst_set(skb, &tun_dst->dst);
 	}
-	tun_dst->u.tun_info.key.tp_src = th_copy->source;
-	tun_dst->u.tun_info.key.tp_dst = th_copy->dest;
 
 	__skb_pull(skb, STT_HDR_LEN);
 	skb_reset_mac_header(skb);
-	skb_dst_set(skb, &tun_dst->dst);
 
 	if (f.vlan_present)
 		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), f.vlan_tci);

@@ -24,6 +24,7 @@
 
 /* Everything one transmitted frame needs to know about its route. */
 struct tx_path {
+	u64 context_id;
 	struct rtable *rt;
 	__be32 saddr;
 	__be32 daddr;
@@ -150,7 +151,7 @@ static void xmit_frame(struct stt_dev *stt, struct sk_buff *skb,
 	u16 segs;
 	u8 tos;
 
-	f.context_id = be64_to_cpu(skb_tunnel_info(skb)->key.tun_id);
+	f.context_id = path->context_id;
 
 	headroom = LL_RESERVED_SPACE(path->rt->dst.dev) +
 		   path->rt->dst.header_len + sizeof(struct iphdr) +
@@ -194,6 +195,43 @@ drop:
 	kfree_skb(skb);
 }
 
+/*
+ * Fills in @path from @info (the packet's metadata in external mode, the
+ * device's configuration in fixed-peer mode), taking from the inner packet
+ * whatever the configuration says to inherit.
+ */
+static void path_from_info(struct stt_dev *stt, struct sk_buff *skb,
+			   const struct ip_tunnel_info *info,
+			   struct tx_path *path)
+{
+	const struct stt_config *cfg = &stt->cfg;
+	const struct iphdr *inner = ip_hdr(skb);
+
+	path->context_id = be64_to_cpu(info->key.tun_id);
+	path->daddr = info->key.u.ipv4.dst;
+	path->dport = info->key.tp_dst ?: cfg->dst_port;
+	path->sport = udp_flow_src_port(stt->net, skb, cfg->sport_min,
+					cfg->sport_max, true);
+	path->tos = info->key.tos;
+	path->ttl = info->key.ttl;
+	if (cfg->collect_md) {
+		path->df = stt_tun_info_df(info) ? htons(IP_DF) : 0;
+		return;
+	}
+
+	if (path->tos == 1)
+		path->tos = ip_tunnel_get_dsfield(inner, skb);
+	if (cfg->ttl_inherit)
+		path->ttl = ip_tunnel_get_ttl(inner, skb);
+	path->df = 0;
+	if (cfg->df == STT_DF_SET ||
+	    (cfg->df == STT_DF_INHERIT &&
+	     ((skb->protocol == htons(ETH_P_IP) &&
+	       inner->frag_off & htons(IP_DF)) ||
+	      skb->protocol == htons(ETH_P_IPV6))))
+		path->df = htons(IP_DF);
+}
+
 static int route_ipv4(struct stt_dev *stt, struct sk_buff *skb,
 		      const struct ip_tunnel_info *info, struct tx_path *path,
 		      enum stt_counter *err)
@@ -202,11 +240,6 @@ static int route_ipv4(struct stt_dev *stt, struct sk_buff *skb,
 	struct dst_cache *cache = (struct dst_cache *)&info->dst_cache;
 	struct flowi4 fl4 = { };
 	struct rtable *rt;
-
-	path->daddr = info->key.u.ipv4.dst;
-	path->tos = info->key.tos;
-	path->dport = info->key.tp_dst ?: stt->cfg.dst_port;
-	path->df = stt_tun_info_df(info) ? htons(IP_DF) : 0;
 
 	if (use_cache) {
 		rt = dst_cache_get_ip4(cache, &path->saddr);
@@ -219,6 +252,7 @@ static int route_ipv4(struct stt_dev *stt, struct sk_buff *skb,
 	fl4.flowi4_tos = RT_TOS(path->tos);
 	fl4.daddr = path->daddr;
 	fl4.saddr = info->key.u.ipv4.src;
+	fl4.fl4_sport = path->sport;
 	fl4.fl4_dport = path->dport;
 	rt = ip_route_output_key(stt->net, &fl4);
 	if (IS_ERR(rt)) {
@@ -236,9 +270,47 @@ static int route_ipv4(struct stt_dev *stt, struct sk_buff *skb,
 
 found:
 	path->rt = rt;
-	path->ttl = info->key.ttl ?: ip4_dst_hoplimit(&rt->dst);
+	if (!path->ttl)
+		path->ttl = ip4_dst_hoplimit(&rt->dst);
 	path->mss = dst_mtu(&rt->dst) - sizeof(struct iphdr) -
 		    sizeof(struct tcphdr);
+	return 0;
+}
+
+/* Tunnel parameters of @skb: its metadata (external) or the configuration. */
+static const struct ip_tunnel_info *tx_info(struct stt_dev *stt,
+					    struct sk_buff *skb)
+{
+	const struct ip_tunnel_info *info;
+
+	if (!stt->cfg.collect_md)
+		return &stt->cfg.info;
+	info = skb_tunnel_info(skb);
+	if (!info || !(info->mode & IP_TUNNEL_INFO_TX))
+		return NULL;
+	return info;
+}
+
+/*
+ * ndo_fill_metadata_dst: completes the packet's egress tunnel metadata with
+ * what transmit would choose (source address and ports), for sampling.
+ */
+int stt_fill_metadata_dst(struct net_device *dev, struct sk_buff *skb)
+{
+	struct ip_tunnel_info *info = skb_tunnel_info(skb);
+	struct stt_dev *stt = netdev_priv(dev);
+	enum stt_counter err;
+	struct tx_path path;
+
+	if (!info || ip_tunnel_info_af(info) != AF_INET)
+		return -EINVAL;
+	path_from_info(stt, skb, info, &path);
+	if (route_ipv4(stt, skb, info, &path, &err))
+		return -EHOSTUNREACH;
+	ip_rt_put(path.rt);
+	info->key.u.ipv4.src = path.saddr;
+	info->key.tp_src = path.sport;
+	info->key.tp_dst = path.dport;
 	return 0;
 }
 
@@ -250,8 +322,8 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct tx_path path;
 	struct sk_buff *segs, *next;
 
-	info = skb_tunnel_info(skb);
-	if (!info || !(info->mode & IP_TUNNEL_INFO_TX)) {
+	info = tx_info(stt, skb);
+	if (!info) {
 		err = STT_TX_NO_TUNNEL_INFO;
 		goto drop;
 	}
@@ -261,7 +333,7 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 	}
 
 	/* Before any header moves: the flow hash is over the inner frame. */
-	path.sport = udp_flow_src_port(stt->net, skb, 0, 0, true);
+	path_from_info(stt, skb, info, &path);
 	if (route_ipv4(stt, skb, info, &path, &err))
 		goto drop;
 
@@ -271,7 +343,6 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 		return NETDEV_TX_OK;
 	}
 
-	/* Segments keep the metadata dst, which xmit_frame reads. */
 	segs = skb_gso_segment(skb, dev->features & ~NETIF_F_GSO_MASK);
 	if (IS_ERR_OR_NULL(segs)) {
 		ip_rt_put(path.rt);

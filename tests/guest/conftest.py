@@ -38,6 +38,28 @@ RUN_GUEST = os.path.join(GUEST_DIR, "run-guest")
 SCENARIOS = os.path.join(GUEST_DIR, "scenarios")
 
 
+# Every guest run of this session, for the summary: (script, kernel, result).
+RUNS = []
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not RUNS:
+        return
+    tr = terminalreporter
+    tr.section("guest runs (seconds)")
+    tr.write_line("%-24s %-6s %-6s %6s %6s %6s" % (
+        "scenario", "kernel", "result", "boot", "run", "total"))
+    total = 0.0
+    for script, kernel, result in RUNS:
+        sec = (result or {}).get("seconds", {})
+        total += sec.get("total", 0)
+        tr.write_line("%-24s %-6s %-6s %6s %6s %6s" % (
+            script, kernel, (result or {}).get("verdict", "?"),
+            sec.get("boot_to_scenario", "-"), sec.get("scenario", "-"),
+            sec.get("total", "-")))
+    tr.write_line("%d guest runs, %.0f s in QEMU" % (len(RUNS), total))
+
+
 def pytest_addoption(parser):
     group = parser.getgroup("stt", "STT guest rig")
     group.addoption("--stt-modules", action="append", default=[],
@@ -158,6 +180,8 @@ class Scenario:
                 result = json.load(f)
         except (OSError, ValueError):
             result = None
+        RUNS.append((os.path.basename(script), short_name(self.release),
+                     result))
         return proc, result
 
     def run(self, script, *args, modules_dir=None, timeout=300):

@@ -7,15 +7,30 @@
 # session:
 #
 #	. "$(dirname "$0")/../lib.sh"
-#	add_host host1
+#	add_host host1 host2
 #	host_ovs host1 ovs-vsctl add-br br0
+#	host_ovs host2 ovs-vsctl add-br br0
 #	add_underlay host1 192.0.2.1/24 host2 192.0.2.2/24
 #	add_tunnel_port host1 tun0 vxlan remote_ip=192.0.2.2 key=flow
+#	add_tunnel_port host2 tun0 vxlan remote_ip=192.0.2.1 key=flow
+#	add_vm vm1 host1 10.0.0.1/24
+#	add_vm vm2 host2 10.0.0.2/24
+#	wait_for_ports
+#	ping_sizes vm1 10.0.0.2 1 1472 8972
+#	send_file_and_hash vm1 vm2 10.0.0.2 64
+#	iperf3_check vm1 vm2 10.0.0.2 3
+#
+# Topology: add_host, add_ns, add_underlay, add_vm, add_tunnel_port,
+# wait_for_ports, check_interface, ovs_sync, tunnel_device, dp_ports.
+# Commands: host_ovs (logged), host_ovs_q (quiet), in_ns, run, log, fail.
+# Traffic: ping_sizes, send_file_and_hash, iperf3_check, wait_listening.
+# Captures: capture_start, capture_stop, tshark_fields, tshark_count.
+# Flow: wait_for, background, wait_background, on_exit, check_kernel_log.
 #
 # Every helper logs what it runs.  Waits poll for a state (wait_for), they never
-# sleep blindly.  On exit everything is torn down in reverse, Open vSwitch and
-# kernel state is saved to the results directory if the scenario failed, and
-# the kernel log is checked.
+# sleep blindly.  On exit everything is torn down in reverse, Open vSwitch logs
+# are kept (and the whole Open vSwitch and namespace state if the scenario
+# failed) in the results directory, and the kernel log is checked.
 #
 # Runs inside the rig guest (run-guest sets STT_RESULTS, STT_REPO, STT_KVER),
 # or on any scratch machine as root for debugging.
@@ -78,8 +93,10 @@ wait_for() {
 	done
 }
 
-# Start a command in the background (its output to FILE) and remember it for
-# cleanup.  Sets BG_PID.
+# background FILE COMMAND...: start COMMAND in the background, its output to
+# FILE, and remember it for cleanup.  Sets BG_PID.  Give a program, not a
+# shell function (a function would run in a subshell whose PID is not the
+# program's): e.g. "ip netns exec NS prog", which execs prog.
 background() {
 	local out=$1
 	shift
@@ -387,7 +404,7 @@ send_file_and_hash() {
 	sent=$(sha256sum < "$src" | cut -d' ' -f1)
 	rm -f "$dst"
 	log "+ [$to] socat -u TCP-LISTEN:$port OPEN:$dst"
-	background "$WORK/socat-recv.log" in_ns "$to" \
+	background "$WORK/socat-recv.log" ip netns exec "$to" \
 		socat -u "TCP-LISTEN:$port,reuseaddr" "OPEN:$dst,creat,trunc"
 	local receiver=$BG_PID
 	wait_listening "$to" "$port" || fail "[$to] receiver not listening"
@@ -430,32 +447,33 @@ iperf3_check() {
 	local client=$1 server=$2 addr=$3 secs=${4:-3}
 	shift 3
 	[ $# -eq 0 ] || shift
-	local dir json mode
+	local rev json mode
 	wait_for_ports
 	for mode in forward reverse; do
 		json=$WORK/iperf3-$client-$server-$mode.json
-		background "$WORK/iperf3-server.log" in_ns "$server" \
+		background "$WORK/iperf3-server.log" ip netns exec "$server" \
 			iperf3 -s -1 -p 5201
 		local srv=$BG_PID
 		wait_listening "$server" 5201 || fail "[$server] iperf3 -s not listening"
 		if [ $mode = forward ]; then
-			dir=()
+			rev=()
 		else
-			dir=(-R)
+			rev=(-R)
 		fi
-		log "+ [$client] iperf3 -c $addr -t $secs ${dir[*]} $*"
+		log "+ [$client] iperf3 -c $addr -t $secs ${rev[*]} $*"
 		in_ns "$client" timeout $((secs + 60)) iperf3 -c "$addr" -p 5201 \
-			-t "$secs" -J "${dir[@]}" "$@" > "$json" ||
-			fail "[$client] iperf3 -c $addr ${dir[*]} failed: $(tail -n 5 "$json")"
+			-t "$secs" -J "${rev[@]}" "$@" > "$json" ||
+			fail "[$client] iperf3 -c $addr ${rev[*]} failed: $(tail -n 5 "$json")"
 		wait_background "$srv" "$WORK/iperf3-server.log" ||
 			fail "[$server] iperf3 server failed"
 		cp "$json" "$STT_RESULTS/"
 		local bytes bps retrans
 		read -r bytes bps retrans < <(iperf3_summary "$json")
 		[ "$bytes" -gt 0 ] || fail "iperf3 $client -> $server ($mode): no bytes"
-		log "iperf3 $mode ($client -c $addr ${dir[*]}): $bytes bytes received," \
+		log "iperf3 $mode ($client -c $addr ${rev[*]}): $bytes bytes received," \
 			"$(rate "$bytes" "$(awk -v b="$bytes" -v r="$bps" 'BEGIN { print b * 8 / r }')")," \
 			"$retrans retransmits"
+		# shellcheck disable=SC2034 # for the scenario
 		if [ $mode = forward ]; then
 			IPERF_FORWARD=$bps
 		else
@@ -474,8 +492,12 @@ capture_start() {
 	shift 3
 	local pcap=$STT_RESULTS/$name.pcap
 	log "+ [$ns] tcpdump -i $iface -w $name.pcap $*"
-	background "$WORK/capture-$name.log" in_ns "$ns" \
+	# ip netns exec execs tcpdump, so the background PID is tcpdump's and
+	# capture_stop's SIGINT reaches it (a backgrounded shell function would
+	# be a subshell, which ignores SIGINT).
+	background "$WORK/capture-$name.log" ip netns exec "$ns" \
 		tcpdump -i "$iface" -U -Z root -s 0 -w "$pcap" "$@"
+	# shellcheck disable=SC2034 # for the scenario
 	CAPTURE_PID=$BG_PID
 	wait_for grep -q "listening on" "$WORK/capture-$name.log" ||
 		fail "[$ns] capture on $iface did not start"
@@ -526,8 +548,10 @@ check_kernel_log() {
 	fi
 }
 
+# On failure: what Open vSwitch and the namespaces looked like, in
+# $STT_RESULTS/state.  (Open vSwitch logs are always kept, in ovs-HOST/.)
 save_state() {
-	local host dir=$STT_RESULTS/state
+	local host ns dir=$STT_RESULTS/state
 	mkdir -p "$dir"
 	for host in "${HOSTS[@]}"; do
 		{
@@ -537,16 +561,13 @@ save_state() {
 			host_ovs_q "$host" ovs-ofctl dump-flows br0
 			host_ovs_q "$host" ovs-appctl fdb/show br0
 		} > "$dir/$host-ovs.txt" 2>&1 || true
-		for f in "$(ovs_dir "$host")"/*.log; do
-			[ -e "$f" ] && cp "$f" "$dir/$host-$(basename "$f")"
-		done
 	done
 	for ns in "${NAMESPACES[@]}"; do
 		{
-			in_ns "$ns" ip -d -s link
-			in_ns "$ns" ip addr
-			in_ns "$ns" ip route
-			in_ns "$ns" ss -tanp
+			ip -n "$ns" -d -s link
+			ip -n "$ns" addr
+			ip -n "$ns" route
+			ss -N "$ns" -tanp
 		} > "$dir/$ns-ip.txt" 2>&1 || true
 	done
 	dmesg > "$dir/dmesg.txt" 2>&1 || true

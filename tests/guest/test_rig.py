@@ -4,7 +4,6 @@ right reason, what should fail."""
 
 import lzma
 import os
-import shutil
 
 import pytest
 

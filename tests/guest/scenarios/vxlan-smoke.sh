@@ -8,7 +8,8 @@
 #   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
 #   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
 #
-# Usage: vxlan-smoke.sh [TYPE]   (TYPE vxlan, the default, or geneve)
+# Usage: vxlan-smoke.sh [TYPE]   (TYPE vxlan, the default, geneve or stt;
+# stt needs the modules under test)
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
@@ -30,7 +31,19 @@ add_vm vm2 host2 10.0.0.2/24
 wait_for_ports
 run ip -n host1 -d link show "$(tunnel_device host1 "$type")"
 
+# What the pings look like on the underlay, judged by tshark.
+case "$type" in
+vxlan) filter=(udp port 4789) ;;
+geneve) filter=(udp port 6081) ;;
+stt) filter=(tcp port 7471) ;;
+*) fail "unknown tunnel type $type" ;;
+esac
+capture_start host1 u0 underlay "${filter[@]}"
 ping_sizes vm1 10.0.0.2 1 1472 8972
 ping_sizes vm2 10.0.0.1 1 8972
+capture_stop "$CAPTURE_PID" underlay
+frames=$(tshark_count "$STT_RESULTS/underlay.pcap" "$type && icmp")
+[ "$frames" -gt 0 ] || fail "tshark found no ICMP in $type on the underlay"
+log "tshark: $frames $type frames carrying ICMP on the underlay"
 send_file_and_hash vm1 vm2 10.0.0.2 64
 iperf3_check vm1 vm2 10.0.0.2 3
