@@ -136,6 +136,7 @@ static void stt_setup(struct net_device *dev)
 }
 
 #define NO_IPV6 "IPv6 underlay is not supported yet"
+#define NEEDS_MODE "an stt device needs a remote address (fixed peer) or external mode"
 
 static const struct nla_policy stt_policy[IFLA_STT_MAX + 1] = {
 	[IFLA_STT_UNSPEC]		= { .strict_start_type = IFLA_STT_ID },
@@ -180,8 +181,7 @@ static int stt_validate(struct nlattr *tb[], struct nlattr *data[],
 		}
 	}
 	if (!data) {
-		NL_SET_ERR_MSG(extack,
-			       "an stt device needs IFLA_STT_REMOTE (fixed peer) or IFLA_STT_COLLECT_METADATA (external)");
+		NL_SET_ERR_MSG(extack, NEEDS_MODE);
 		return -EINVAL;
 	}
 	if (data[IFLA_STT_COLLECT_METADATA]) {
@@ -270,8 +270,7 @@ static int nl_to_config(struct nlattr *data[], struct stt_config *cfg,
 	if (cfg->collect_md)
 		return 0;
 	if (!key->u.ipv4.dst) {
-		NL_SET_ERR_MSG(extack,
-			       "an stt device needs IFLA_STT_REMOTE (fixed peer) or IFLA_STT_COLLECT_METADATA (external)");
+		NL_SET_ERR_MSG(extack, NEEDS_MODE);
 		return -EINVAL;
 	}
 	if (ipv4_is_multicast(key->u.ipv4.dst) ||

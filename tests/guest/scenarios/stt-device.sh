@@ -58,7 +58,7 @@ run modprobe stt
 run in_ns a "$STT_LINK" add s0 external
 expect_refusal a "Device or resource busy: an external stt device already uses this destination port in this namespace" \
 	add s1 external
-expect_refusal a "Invalid argument: an stt device needs IFLA_STT_REMOTE (fixed peer) or IFLA_STT_COLLECT_METADATA (external)" \
+expect_refusal a "Invalid argument: an stt device needs a remote address (fixed peer) or external mode" \
 	add s1
 expect_refusal a "Invalid argument: destination port must not be 0" \
 	add s1 external dstport 0

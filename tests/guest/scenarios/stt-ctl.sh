@@ -1,0 +1,449 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# stt-ctl against the stt module: every verb (add, set, del, show, -s, -j),
+# what it reads back checked against ip and ethtool, and every refusal with
+# its exit code and exact message (the kernel's extack text included).
+#
+#	stt-ctl.sh [--fixed-peer=yes|auto|no]
+#
+# External mode is checked always, fixed-peer mode (remote, local, id, ttl,
+# tos, df, srcport, changelink, link-netns) by default too.  For a module
+# built before fixed-peer mode: "auto" skips those checks when the module
+# refuses a fixed-peer add exactly as such a module does (and checks those
+# refusals instead), "no" skips them.
+#
+#   a: s0 (external 7471) s2 (external 4790)  u0 192.0.2.1 === 192.0.2.2 u0  b
+#   u: underlay namespace of the link-netns checks
+
+set -eu
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../stt-lib.sh"
+
+FIXED_PEER=yes
+for arg; do
+	case "$arg" in
+	--fixed-peer=auto | --fixed-peer=yes | --fixed-peer=no)
+		FIXED_PEER=${arg#--fixed-peer=} ;;
+	*) fail "usage: stt-ctl.sh [--fixed-peer=yes|auto|no]" ;;
+	esac
+done
+
+# The tool from the build tree of this kernel (any build would do: it is
+# the same userspace).
+find_stt_ctl() {
+	local short dir
+	short=$(echo "$STT_KVER" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
+	for dir in "$STT_REPO/_build/$short" "$STT_REPO"/_build/*; do
+		if [ -x "$dir/utilities/stt-ctl" ]; then
+			echo "$dir/utilities/stt-ctl"
+			return
+		fi
+	done
+	return 1
+}
+STT_CTL=${STT_CTL:-$(find_stt_ctl)} ||
+	fail "stt-ctl is not built: make -C _build/KVER utilities/stt-ctl"
+log "stt-ctl: $STT_CTL ($("$STT_CTL" --version))"
+
+# ctl NS ARGS...: stt-ctl ARGS in NS, logged.  ctlq: the same, quietly
+# (for output to be captured).
+ctl() {
+	local ns=$1
+	shift
+	log "+ [$ns] stt-ctl $*"
+	in_ns "$ns" "$STT_CTL" "$@"
+}
+
+ctlq() {
+	local ns=$1
+	shift
+	in_ns "$ns" "$STT_CTL" "$@"
+}
+
+# refused NS STATUS MESSAGE ARGS...: stt-ctl ARGS in NS must exit with
+# STATUS, print nothing on stdout and exactly "stt-ctl: MESSAGE" on stderr.
+refused() {
+	local ns=$1 want_rc=$2 want=$3 out err rc=0
+	shift 3
+	log "+ [$ns] stt-ctl $*  (must fail with $want_rc)"
+	out=$(in_ns "$ns" "$STT_CTL" "$@" 2> "$WORK/stderr") || rc=$?
+	err=$(cat "$WORK/stderr")
+	[ "$rc" -eq "$want_rc" ] ||
+		fail "stt-ctl $*: exit status $rc, expected $want_rc ($err)"
+	[ -z "$out" ] || fail "stt-ctl $*: printed on stdout: $out"
+	[ "$err" = "stt-ctl: $want" ] ||
+		fail "stt-ctl $*: expected \"stt-ctl: $want\", got \"$err\""
+	log "  $err"
+}
+
+# shows NS NAME LINE: "stt-ctl show NAME" prints exactly LINE.
+shows() {
+	local ns=$1 name=$2 want=$3 got
+	log "+ [$ns] stt-ctl show $name"
+	got=$(ctlq "$ns" show "$name")
+	[ "$got" = "$want" ] ||
+		fail "stt-ctl show $name: expected \"$want\", got \"$got\""
+	log "  $got"
+}
+
+no_device() {
+	! ip -n "$1" link show "$2" > /dev/null 2>&1 ||
+		fail "[$1] $2 exists although its creation was refused"
+}
+
+# json NS PYTHON ARGS...: runs PYTHON with "d" the parsed output of
+# stt-ctl ARGS; PYTHON asserts.
+json() {
+	local ns=$1 code=$2
+	shift 2
+	log "+ [$ns] stt-ctl $* | check: $code"
+	in_ns "$ns" "$STT_CTL" "$@" > "$WORK/out.json" ||
+		fail "stt-ctl $* failed"
+	/usr/bin/python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+$code
+" "$WORK/out.json" || fail "stt-ctl $*: $(cat "$WORK/out.json")"
+}
+
+# The "name: value" counter lines of stt-ctl -s show NAME, as ethtool -S
+# prints them.
+ctl_counters() {
+	in_ns "$1" "$STT_CTL" -s show "$2" |
+		awk '/^    counters:$/ { on = 1; next }
+			on { sub(/^ +/, ""); print }'
+}
+
+ethtool_counters() {
+	in_ns "$1" ethtool -S "$2" | awk 'NR > 1 { sub(/^ +/, ""); print }'
+}
+
+counters_match() {
+	local a b
+	a=$(ctl_counters "$1" "$2") && b=$(ethtool_counters "$1" "$2") &&
+		[ -n "$a" ] && [ "$a" = "$b" ]
+}
+
+# stt-ctl -j -s and ip -j -s -s agree on every rtnl link statistic.
+stats_match() {
+	local ns=$1 dev=$2
+	in_ns "$ns" "$STT_CTL" -j -s show "$dev" > "$WORK/ctl-stats.json" &&
+		in_ns "$ns" ip -j -s -s link show "$dev" > "$WORK/ip-stats.json" &&
+		/usr/bin/python3 -c '
+import json, sys
+ctl = json.load(open(sys.argv[1]))[0]["stats64"]
+ip = json.load(open(sys.argv[2]))[0]["stats64"]
+compared = 0
+for d in ("rx", "tx"):
+    for k, v in ctl[d].items():
+        if k in ip[d]:
+            compared += 1
+            if ip[d][k] != v:
+                sys.exit("%s %s: stt-ctl %d, ip %d" % (d, k, v, ip[d][k]))
+if compared < 16:
+    sys.exit("only %d statistics in common with ip" % compared)
+' "$WORK/ctl-stats.json" "$WORK/ip-stats.json"
+}
+
+# nsid_of NS PEER: the nsid of namespace PEER in NS, or nothing.
+nsid_of() {
+	ip -n "$1" netns list-id |
+		awk -v peer="$2" '$1 == "nsid" && $NF == peer ")" { print $2 }'
+}
+
+add_ns a
+add_ns b
+add_ns u
+run ip link add u0 netns a type veth peer name u0 netns b
+set_address a u0 192.0.2.1/24
+set_address b u0 192.0.2.2/24
+ip -n a link set u0 up
+ip -n b link set u0 up
+
+# ---- external mode: add, show, refusals ---------------------------------
+
+# The first add loads the module by its rtnl-link-stt alias.
+! module_loaded stt || fail "stt.ko is loaded before the first add"
+ctl a add s0 external
+module_loaded stt || fail "stt-ctl add did not load stt.ko"
+shows a s0 "s0: stt external dstport 7471"
+
+refused a 1 "add s1: Device or resource busy: an external stt device already uses this destination port in this namespace" \
+	add s1 external
+no_device a s1
+refused a 1 "add s0: File exists" add s0 external dstport 4791
+
+ctl a add s2 external dstport 4790
+shows a s2 "s2: stt external dstport 4790"
+# The same port in another namespace is another receive port.
+ctl b add s0 external
+shows b s0 "s0: stt external dstport 7471"
+
+# Only stt devices, in ifindex order.
+got=$(ctlq a show)
+[ "$got" = "s0: stt external dstport 7471
+s2: stt external dstport 4790" ] || fail "stt-ctl show in a: $got"
+
+# Port 0 and other bad values never reach the kernel: usage errors, no
+# device.  (The kernel's own port-0 refusal is checked by stt-device.sh with
+# a raw netlink client.)
+refused a 2 "bad value '0' for dstport: expected 1-65535" \
+	add s3 external dstport 0
+no_device a s3
+refused a 2 "bad value '65536' for dstport: expected 1-65535" \
+	add s3 external dstport 65536
+refused a 2 "unknown word 'remote6' (try 'stt-ctl --help')" \
+	add s3 external remote6 ::1
+no_device a s3
+
+# What set cannot change is refused before asking.
+for word in "dstport 4000" external "link-netns u"; do
+	refused a 2 "${word%% *} cannot be changed on an existing device: delete the device and add it again" \
+		set s0 $word
+done
+shows a s0 "s0: stt external dstport 7471"
+
+# Devices that do not exist, or are not stt devices.
+refused a 1 "show s9: No such device" show s9
+refused a 1 "del s9: No such device" del s9
+refused a 1 "set s9: No such device" set s9 ttl 1
+refused a 1 "show u0: not an stt device (kind veth)" show u0
+refused a 1 "del u0: not an stt device (kind veth)" del u0
+refused a 1 "set u0: not an stt device (kind veth)" set u0 ttl 1
+ip -n a link show u0 > /dev/null || fail "stt-ctl del removed the veth u0"
+refused a 1 "show lo: not an stt device" show lo
+
+# ---- JSON ---------------------------------------------------------------
+
+json a 'assert d == [
+    {"ifname": "s0", "kind": "stt", "external": True, "dstport": 7471},
+    {"ifname": "s2", "kind": "stt", "external": True, "dstport": 4790}], d' \
+	-j show
+json a 'assert d == [{"ifname": "s2", "kind": "stt", "external": True,
+                      "dstport": 4790}], d' -j show s2
+json u 'assert d == [], d' -j show
+got=$(ctlq u show)
+[ -z "$got" ] || fail "stt-ctl show in u printed: $got"
+
+# ---- statistics ---------------------------------------------------------
+
+# No IPv6 on s0: the stack's own neighbour discovery would count as drops
+# while we compare.
+in_ns a sysctl -qw net.ipv6.conf.s0.disable_ipv6=1
+run ip -n a link set s0 up
+# A SYN to the STT port: dropped and counted (rx_err_tcp_flags).
+in_ns b timeout 5 socat -u /dev/null "TCP:192.0.2.1:7471,connect-timeout=2" \
+	2> /dev/null && fail "port 7471 answered although s0 receives on it"
+flags=$(stt_counter a rx_err_tcp_flags s0)
+[ "$flags" -ge 1 ] || fail "rx_err_tcp_flags is $flags after a SYN"
+
+ctl a -s show s0
+wait_for counters_match a s0 ||
+	fail "stt-ctl -s show s0 and ethtool -S s0 disagree:
+$(diff <(ctl_counters a s0) <(ethtool_counters a s0))"
+[ "$(ctl_counters a s0 | awk '$1 == "rx_err_tcp_flags:" { print $2 }')" \
+	= "$flags" ] || fail "stt-ctl and ethtool disagree on rx_err_tcp_flags"
+log "  every counter of stt-ctl -s show s0 equals ethtool -S s0"
+wait_for stats_match a s0 ||
+	fail "stt-ctl -j -s and ip -j -s -s disagree: $(stats_match a s0 2>&1)"
+log "  stt-ctl -j -s show s0 stats64 equals ip -j -s -s link show s0"
+json a 'c = d[0]["counters"]
+assert c["rx_err_tcp_flags"] >= 1, c
+assert "tx_frames" in c and "reasm_limit_bytes" in c, c
+s = d[0]["stats64"]
+assert s["rx"]["errors"] >= c["rx_err_tcp_flags"], s' -j -s show s0
+# Counters of every device of a dump.
+[ "$(ctlq a -s show | grep -c '^    counters:$')" -eq 2 ] ||
+	fail "stt-ctl -s show did not print the counters of s0 and s2"
+ctlq a -s show s2 | grep -q '^    RX: ' || fail "stt-ctl -s show s2: no RX line"
+
+# ---- link-netns (external devices) ----------------------------------------
+
+[ -z "$(nsid_of a u)" ] || fail "u already has an nsid in a"
+refused a 1 "link-netns nope: cannot open /run/netns/nope: No such file or directory" \
+	add x0 external dstport 5000 link-netns nope
+no_device a x0
+
+# x0 lives in a, its underlay (and receive port) in u: stt-ctl gives u an
+# nsid in a.
+ctl a add x0 external dstport 5000 link-netns u
+id=$(nsid_of a u)
+[ -n "$id" ] || fail "stt-ctl did not assign u an nsid in a"
+log "  u is nsid $id in a"
+shows a x0 "x0: stt external dstport 5000 link-netnsid $id"
+json a "assert d == [{'ifname': 'x0', 'kind': 'stt', 'external': True,
+                      'dstport': 5000, 'link_netnsid': $id}], d" -j show x0
+! ip -n u link show x0 > /dev/null 2>&1 || fail "x0 was left in u"
+# Port 5000 is taken in u, not in a.
+refused u 1 "add x1: Device or resource busy: an external stt device already uses this destination port in this namespace" \
+	add x1 external dstport 5000
+ctl a add x2 external dstport 5000
+shows a x2 "x2: stt external dstport 5000"
+# A second device over u reuses u's nsid.
+ctl a add x3 external dstport 5001 link-netns u
+[ "$(nsid_of a u)" = "$id" ] || fail "u's nsid in a changed: $(nsid_of a u)"
+shows a x3 "x3: stt external dstport 5001 link-netnsid $id"
+ctl a del x0
+no_device a x0
+ctl u add x1 external dstport 5000
+shows u x1 "x1: stt external dstport 5000"
+ctl u del x1
+ctl a del x2
+ctl a del x3
+
+# ---- fixed-peer mode ------------------------------------------------------
+
+# One fixed-peer add, as complete as it gets.
+FP_ADD=(add fp0 remote 192.0.2.2 local 192.0.2.1 id 0x1122334455667788
+	dstport 7471 srcport 49152 65535 ttl 64 tos inherit df unset)
+FP_LINE="fp0: stt remote 192.0.2.2 local 192.0.2.1 id 0x1122334455667788 dstport 7471 srcport 49152 65535 ttl 64 tos inherit df unset"
+
+# What a module without fixed-peer mode answers (its strict policy knows
+# only IFLA_STT_PORT and IFLA_STT_COLLECT_METADATA).
+NO_FIXED_PEER=("add fp0: Invalid argument: Unsupported attribute (remote)"
+	"add fp0: Invalid argument: only external mode is supported: set IFLA_STT_COLLECT_METADATA")
+
+fixed_peer_supported() {
+	local err rc=0 known
+	[ "$FIXED_PEER" != no ] || return 1
+	log "+ [a] stt-ctl ${FP_ADD[*]}  (probe: fixed-peer mode)"
+	in_ns a "$STT_CTL" "${FP_ADD[@]}" 2> "$WORK/stderr" || rc=$?
+	err=$(cat "$WORK/stderr")
+	[ $rc -ne 0 ] || return 0
+	[ "$FIXED_PEER" = auto ] ||
+		fail "fixed-peer add refused (status $rc): $err"
+	for known in "${NO_FIXED_PEER[@]}"; do
+		if [ $rc -eq 1 ] && [ "$err" = "stt-ctl: $known" ]; then
+			log "  $err"
+			no_device a fp0
+			return 1
+		fi
+	done
+	fail "fixed-peer add refused (status $rc), not as a module without fixed-peer mode would: $err"
+}
+
+# Fixed-peer mode: configuration read back exactly, changelink, the
+# uniqueness rules and the kernel's refusals with their messages.
+fixed_peer_checks() {
+	shows a fp0 "$FP_LINE"
+	json a 'assert d == [{"ifname": "fp0", "kind": "stt",
+        "remote": "192.0.2.2", "local": "192.0.2.1",
+        "id": 0x1122334455667788, "dstport": 7471,
+        "srcport": {"low": 49152, "high": 65535},
+        "ttl": 64, "tos": "inherit", "df": "unset"}], d' -j show fp0
+	# The largest id, the smallest range, the other spellings.
+	ctl a add fp1 remote 192.0.2.3 id 18446744073709551615 srcport 1 1 \
+		ttl inherit tos 0 df inherit
+	shows a fp1 "fp1: stt remote 192.0.2.3 id 0xffffffffffffffff dstport 7471 srcport 1 1 ttl inherit tos 0 df inherit"
+	json a 'assert d[0]["id"] == 2**64 - 1 and d[0]["ttl"] == "inherit" \
+        and d[0]["tos"] == 0 and d[0]["df"] == "inherit", d' -j show fp1
+
+	# changelink: every changeable word, then back (ttl inherit -> 32
+	# clears the inherit flag).
+	ctl a set fp0 remote 192.0.2.9 local 192.0.2.1 id 7 srcport 1000 2000 \
+		ttl inherit tos 0x10 df set
+	shows a fp0 "fp0: stt remote 192.0.2.9 local 192.0.2.1 id 0x7 dstport 7471 srcport 1000 2000 ttl inherit tos 0x10 df set"
+	ctl a set fp0 ttl 32
+	shows a fp0 "fp0: stt remote 192.0.2.9 local 192.0.2.1 id 0x7 dstport 7471 srcport 1000 2000 ttl 32 tos 0x10 df set"
+	ctl a set fp0 remote 192.0.2.2 id 0x1122334455667788 \
+		srcport 49152 65535 ttl 64 tos inherit df unset
+	shows a fp0 "$FP_LINE"
+
+	# Uniqueness as in geneve: the same (remote, id, port) twice is
+	# refused; another id or another remote on the same port is not, nor
+	# is an external device on it.
+	refused a 1 "add fp2: Device or resource busy: an stt device with this remote and id already uses this destination port in this namespace" \
+		add fp2 remote 192.0.2.2 id 0x1122334455667788
+	no_device a fp2
+	ctl a add fp2 remote 192.0.2.2 id 0x1122334455667789
+	ctl a add fp3 remote 192.0.2.4 id 0x1122334455667788
+	# set must not make a clash either, and a refused set changes nothing.
+	refused a 1 "set fp2: Device or resource busy: an stt device with this remote and id already uses this destination port in this namespace" \
+		set fp2 id 0x1122334455667788
+	shows a fp2 "fp2: stt remote 192.0.2.2 id 0x1122334455667789 dstport 7471 ttl 0 tos 0 df unset"
+
+	# What the kernel refuses, with its message and the word it points at.
+	refused a 1 "add fp4: Invalid argument: attribute not allowed in external mode: tunnel parameters come with each packet (remote)" \
+		add fp4 external remote 192.0.2.2
+	refused a 1 "add fp4: Invalid argument: an stt device needs a remote address (fixed peer) or external mode" \
+		add fp4 id 5
+	refused a 1 "add fp4: Invalid argument: remote must be a unicast address (remote)" \
+		add fp4 remote 224.0.0.1 id 5
+	refused a 1 "add fp4: Invalid argument: IPv6 underlay is not supported yet (local)" \
+		add fp4 remote 192.0.2.2 local 2001:db8::1
+	no_device a fp4
+	refused a 1 "set s0: Operation not supported: an external device has nothing to change: tunnel parameters come with each packet" \
+		set s0 ttl 5
+
+	# IPv6 underlay (a later issue): stt-ctl sends IFLA_STT_REMOTE6 and
+	# LOCAL6 already.
+	if in_ns a "$STT_CTL" add fp6 remote 2001:db8::2 local 2001:db8::1 \
+		id 6 2> "$WORK/stderr"; then
+		ctlq a show fp6 |
+			grep -q '^fp6: stt remote 2001:db8::2 local 2001:db8::1 id 0x6 ' ||
+			fail "fp6 read back as: $(ctlq a show fp6)"
+		ctl a del fp6
+	else
+		[ "$(cat "$WORK/stderr")" = "stt-ctl: add fp6: Invalid argument: IPv6 underlay is not supported yet (remote)" ] ||
+			fail "IPv6 add: $(cat "$WORK/stderr")"
+		log "  $(cat "$WORK/stderr")"
+	fi
+
+	# Source ports on an external device.
+	ctl a add s5 external dstport 4800 srcport 1000 2000
+	shows a s5 "s5: stt external dstport 4800 srcport 1000 2000"
+
+	# link-netns for a fixed-peer device: created over u, living in a.
+	ctl a add fp5 remote 192.0.2.2 id 5 link-netns u
+	shows a fp5 "fp5: stt remote 192.0.2.2 id 0x5 dstport 7471 ttl 0 tos 0 df unset link-netnsid $id"
+
+	# (In ifindex order, and fp5 took its ifindex in u.)
+	got=$(ctlq a show | cut -d: -f1 | sort | tr '\n' ' ')
+	[ "$got" = "fp0 fp1 fp2 fp3 fp5 s0 s2 s5 " ] ||
+		fail "stt-ctl show lists: $got"
+	for dev in fp0 fp1 fp2 fp3 s5 fp5; do
+		ctl a del "$dev"
+		no_device a "$dev"
+	done
+}
+
+if fixed_peer_supported; then
+	fixed_peer_checks
+elif [ "$FIXED_PEER" = auto ]; then
+	log "fixed-peer checks skipped: the module has no fixed-peer mode"
+	# Without changelink the kernel refuses any set.
+	refused a 1 "set s0: Operation not supported" set s0 ttl 5
+	refused a 1 "add s3: Invalid argument: only external mode is supported: set IFLA_STT_COLLECT_METADATA" \
+		add s3
+	no_device a s3
+else
+	log "fixed-peer checks skipped (--fixed-peer=no)"
+fi
+
+# ---- del ----------------------------------------------------------------
+
+# A device goes with its underlay namespace, wherever it lives.
+ctl a add x4 external dstport 5002 link-netns u
+run ip netns del u
+NAMESPACES=(a b)
+wait_for bash -c "! ip -n a link show x4" ||
+	fail "x4 outlived its underlay namespace u"
+log "  x4 went with u"
+
+ctl a del s0
+ctl a delete s2
+ctl b del s0
+no_device a s0
+no_device a s2
+got=$(ctlq a show)
+[ -z "$got" ] || fail "stt-ctl show after del printed: $got"
+json a 'assert d == [], d' -j show
+
+# Nothing left behind: the namespaces go, then the module.
+run ip netns del a
+run ip netns del b
+NAMESPACES=()
+run rmmod stt
+! module_loaded stt || fail "stt.ko still loaded"
+log "PASS stt-ctl"
