@@ -140,7 +140,7 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 	}
 	counters = stt->counters;
 	if (!(stt->dev->flags & IFF_UP)) {
-		err = STT_RX_ERR_DEV_DOWN;
+		err = STT_RX_DROP_DEV_DOWN;
 		goto drop;
 	}
 

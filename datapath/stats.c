@@ -24,7 +24,7 @@ static const char * const counter_names[STT_RX_ERR_LIB] = {
 	[STT_TX_ERR_GSO]		= "tx_err_gso",
 	[STT_RX_FRAMES]			= "rx_frames",
 	[STT_RX_ERR_INNER]		= "rx_err_inner",
-	[STT_RX_ERR_DEV_DOWN]		= "rx_err_dev_down",
+	[STT_RX_DROP_DEV_DOWN]		= "rx_drop_dev_down",
 	[STT_RX_ERR_NOMEM]		= "rx_err_nomem",
 	[STT_RX_SEGMENTS]		= "rx_segments",
 	[STT_RX_FRAMES_REASSEMBLED]	= "rx_frames_reassembled",
@@ -127,7 +127,7 @@ void stt_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats)
 			    sum_range(c, STT_RX_ERR_LIB, STT_COUNTER_MAX - 1);
 	stats->rx_crc_errors += c[STT_RX_ERR_BAD_CSUM];
 	stats->rx_frame_errors += c[STT_RX_REASM_TIMEOUTS];
-	stats->rx_dropped += c[STT_RX_ERR_DEV_DOWN] + c[STT_RX_ERR_NOMEM] +
+	stats->rx_dropped += c[STT_RX_DROP_DEV_DOWN] + c[STT_RX_ERR_NOMEM] +
 			     c[STT_RX_REASM_TIMEOUTS] +
 			     c[STT_RX_REASM_MEM_DROPS] +
 			     c[STT_RX_ERR_NO_DEVICE] + c[STT_RX_ERR_PORT_NOMEM];

@@ -33,7 +33,7 @@ enum stt_counter {
 	/* Receive after demultiplexing, charged to the device. */
 	STT_RX_FRAMES,
 	STT_RX_ERR_INNER,		/* inner headers contradict STT flags */
-	STT_RX_ERR_DEV_DOWN,
+	STT_RX_DROP_DEV_DOWN,
 	STT_RX_ERR_NOMEM,
 	/* Receive before a device is known, charged to the port. */
 	STT_RX_SEGMENTS,

@@ -10,3 +10,18 @@ def test_stt_ctl(scenario):
     """Every stt-ctl verb and error path against the module, external and
     fixed-peer, including link-netns and the kernel's refusal messages."""
     scenario.run("stt-ctl.sh", modules_dir=scenario.modules(), timeout=600)
+
+
+def test_dev_dev(scenario):
+    """Fixed-peer device against fixed-peer device, no Open vSwitch."""
+    scenario.run("dev-dev.sh", modules_dir=scenario.modules(), timeout=700)
+
+
+def test_dev_ovs(scenario):
+    """Open vSwitch (type=stt, key=flow) against a fixed-peer device."""
+    scenario.run("dev-ovs.sh", modules_dir=scenario.modules(), timeout=700)
+
+
+def test_dev_netns(scenario):
+    """Devices of one underlay namespace serving two others (link-netns)."""
+    scenario.run("dev-netns.sh", modules_dir=scenario.modules(), timeout=500)

@@ -29,21 +29,6 @@ for arg; do
 	esac
 done
 
-# The tool from the build tree of this kernel (any build would do: it is
-# the same userspace).
-find_stt_ctl() {
-	local short dir
-	short=$(echo "$STT_KVER" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
-	for dir in "$STT_REPO/_build/$short" "$STT_REPO"/_build/*; do
-		if [ -x "$dir/utilities/stt-ctl" ]; then
-			echo "$dir/utilities/stt-ctl"
-			return
-		fi
-	done
-	return 1
-}
-STT_CTL=${STT_CTL:-$(find_stt_ctl)} ||
-	fail "stt-ctl is not built: make -C _build/KVER utilities/stt-ctl"
 log "stt-ctl: $STT_CTL ($("$STT_CTL" --version))"
 
 # ctl NS ARGS...: stt-ctl ARGS in NS, logged.  ctlq: the same, quietly

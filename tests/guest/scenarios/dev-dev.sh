@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Two plain stt devices, no Open vSwitch anywhere: fixed-peer tunnels made
+# with stt-ctl between two namespaces over a veth underlay.  Ping of every
+# size, iperf3 both ways, 64 MiB with SHA-256, counters, and the wire as
+# tshark and scapy see it.
+#
+#   a: s0 10.0.0.1  u0 192.0.2.1 ===== 192.0.2.2 u0  s0 10.0.0.2 :b
+
+set -eu
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../stt-lib.sh"
+
+KEY=0x1122334455667788
+
+add_ns a
+add_ns b
+run ip link add u0 netns a type veth peer name u0 netns b
+set_address a u0 192.0.2.1/24
+set_address b u0 192.0.2.2/24
+ip -n a link set u0 up
+ip -n b link set u0 up
+
+run in_ns a "$STT_CTL" add s0 remote 192.0.2.2 id $KEY
+run in_ns b "$STT_CTL" add s0 remote 192.0.2.1 id $KEY
+run in_ns a "$STT_CTL" show s0
+stt_dev_up a s0 10.0.0.1/24
+stt_dev_up b s0 10.0.0.2/24
+
+ping_sizes a 10.0.0.2 1 1400 1472 4000 8972
+ping_sizes b 10.0.0.1 1 8972
+iperf3_check a b 10.0.0.2 3
+send_file_and_hash a b 10.0.0.2 64
+
+# Real segments on the wire for the judges.
+for ns in a b; do
+	in_ns $ns ethtool -K u0 tso off tx off gro off > /dev/null
+done
+stt_capture_start b u0 dev-dev tcp dst port $STT_PORT
+capture=$CAPTURE_PID
+ping_sizes a 10.0.0.2 8972
+send_file_and_hash a b 10.0.0.2 1
+stt_capture_stop "$capture" dev-dev
+stt_judge_capture "$STT_RESULTS/dev-dev.pcap" $KEY
+
+stt_check_frames_balanced a b s0
+stt_check_no_errors a s0
+stt_check_no_errors b s0
+check_link_errors a s0
+check_link_errors b s0
+log "PASS dev-dev"

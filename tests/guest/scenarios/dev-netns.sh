@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# One kernel, no veth: both tunnel ends live in one underlay namespace
+# (addresses on a dummy device) while the devices serve two other
+# namespaces.  a's s0 is made in the underlay and moved out; b's s0 is made
+# in b with link-netns naming the underlay.  Their traffic crosses
+# the underlay's loopback, where the capture is judged.
+#
+#   a: s0 10.0.0.1 \                                   / s0 10.0.0.2 :b
+#                   under: 192.0.2.1, 192.0.2.2 (lo)
+set -eu
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../stt-lib.sh"
+
+KEY=0x0000000000000005
+
+add_ns under
+add_ns a
+add_ns b
+run ip -n under link add dummy0 type dummy
+set_address under dummy0 192.0.2.1/32
+set_address under dummy0 192.0.2.2/32
+ip -n under link set dummy0 up
+
+run in_ns under "$STT_CTL" add s0 local 192.0.2.1 remote 192.0.2.2 id $KEY
+run ip -n under link set s0 netns a
+run in_ns b "$STT_CTL" add s0 local 192.0.2.2 remote 192.0.2.1 id $KEY \
+	link-netns under
+run in_ns a "$STT_CTL" show s0
+run in_ns b "$STT_CTL" show s0
+in_ns under ip -o link show | grep -q ' s0[:@]' &&
+	fail "a device stayed in the underlay namespace"
+stt_dev_up a s0 10.0.0.1/24
+stt_dev_up b s0 10.0.0.2/24
+
+stt_capture_start under lo dev-netns tcp dst port $STT_PORT
+capture=$CAPTURE_PID
+ping_sizes a 10.0.0.2 1 8972
+ping_sizes b 10.0.0.1 1 8972
+stt_capture_stop "$capture" dev-netns
+send_file_and_hash a b 10.0.0.2 16
+send_file_and_hash b a 10.0.0.1 16
+
+# Loopback carries whole frames (GSO), so tshark sees one packet a frame;
+# it must still decode every one as STT with the right id.
+tshark -r "$STT_RESULTS/dev-netns.pcap" "${TSHARK_STT[@]}" -T fields \
+	-e stt.version -e stt.context_id 2>/dev/null | sort | uniq -c |
+	tee "$WORK/netns-fields"
+awk -v key=$KEY '$2 != 0 || $3 != key { bad++ } END { exit bad || NR == 0 }' \
+	"$WORK/netns-fields" || fail "tshark: not every frame is STT version 0 with id $KEY"
+
+stt_check_frames_balanced a b s0
+stt_check_no_errors a s0
+stt_check_no_errors b s0
+log "PASS dev-netns"

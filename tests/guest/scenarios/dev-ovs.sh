@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Open vSwitch against a plain stt device: host1 is an Open vSwitch host with
+# a type=stt port (key=flow, the context id set by OpenFlow), host2 a plain
+# namespace with a fixed-peer stt device made by stt-ctl.  Ping, iperf3 both
+# ways, 64 MiB with SHA-256, counters, and the wire as tshark sees it.
+#
+#   vm1 10.0.0.1 -- br0 [host1] tun0 -- u0 192.0.2.1 === 192.0.2.2 u0 -- s0 10.0.0.2 [host2]
+
+set -eu
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../stt-lib.sh"
+
+KEY=0xfedcba9876543210
+
+add_host host1
+host_ovs host1 ovs-vsctl add-br br0
+add_ns host2
+add_underlay host1 192.0.2.1/24 host2 192.0.2.2/24
+add_tunnel_port host1 tun0 stt remote_ip=192.0.2.2 key=flow
+add_vm vm1 host1 10.0.0.1/24
+wait_for_ports
+
+run host_ovs host1 ovs-ofctl del-flows br0
+run host_ovs host1 ovs-ofctl add-flow br0 \
+	"in_port=vm1,actions=set_field:$KEY->tun_id,output:tun0"
+run host_ovs host1 ovs-ofctl add-flow br0 \
+	"in_port=tun0,tun_id=$KEY,actions=output:vm1"
+
+run in_ns host2 "$STT_CTL" add s0 remote 192.0.2.1 id $KEY
+stt_dev_up host2 s0 10.0.0.2/24
+
+ping_sizes vm1 10.0.0.2 1 1472 8972
+ping_sizes host2 10.0.0.1 1 8972
+iperf3_check vm1 host2 10.0.0.2 3
+send_file_and_hash vm1 host2 10.0.0.2 64
+send_file_and_hash host2 vm1 10.0.0.1 16
+
+# The received flow carries the full 64-bit id and the tunnel addresses.
+flows=$(dp_flows host1)
+echo "$flows" | grep -q "tunnel(tun_id=$KEY,src=192.0.2.2,dst=192.0.2.1" ||
+	fail "[host1] no datapath flow matches tunnel(tun_id=$KEY,src=192.0.2.2,dst=192.0.2.1): $flows"
+
+for ns in host1 host2; do
+	in_ns $ns ethtool -K u0 tso off tx off gro off > /dev/null
+done
+stt_capture_start host1 u0 dev-ovs tcp dst port $STT_PORT
+capture=$CAPTURE_PID
+ping_sizes host2 10.0.0.1 8972
+send_file_and_hash host2 vm1 10.0.0.1 1
+stt_capture_stop "$capture" dev-ovs
+stt_judge_capture "$STT_RESULTS/dev-ovs.pcap" $KEY
+
+stt_check_no_errors host1
+stt_check_no_errors host2 s0
+check_link_errors host2 s0
+log "PASS dev-ovs"

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Two Open vSwitch hosts joined by type=stt ports made with ovs-vsctl alone:
+# openvswitch.ko must load vport-stt (and with it stt) by itself.  Checks ping
+# of every size both ways, 64 MiB over TCP with SHA-256 compared, iperf3 both
+# ways, and then the counters: every frame one host sent the other received,
+# no error counter moved.
+#
+#   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
+#   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
+
+set -eu
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../stt-lib.sh"
+
+for module in vport_stt stt; do
+	! module_loaded $module || fail "$module is loaded before any stt port exists"
+done
+
+stt_two_hosts
+
+# Nobody ran modprobe: openvswitch.ko asked for "vport-type-106".
+run lsmod | grep -E '^(openvswitch|vport_stt|stt) '
+module_loaded vport_stt || fail "openvswitch.ko did not load vport_stt"
+module_loaded stt || fail "vport_stt did not bring stt along"
+grep -Eq '^stt .* vport_stt,' /proc/modules || fail "stt is not used by vport_stt"
+
+for host in host1 host2; do
+	out=$(host_ovs "$host" ovs-dpctl show) || fail "[$host] ovs-dpctl show failed"
+	echo "$out"
+	echo "$out" | grep -Eq "^  port [0-9]+: $STT_DEV \(stt: packet_type=ptap\)\$" ||
+		fail "[$host] ovs-dpctl show does not list $STT_DEV as an stt port"
+	run ip -n "$host" -d link show "$STT_DEV"
+	ip -n "$host" -d link show "$STT_DEV" | grep -q '^    stt ' ||
+		fail "[$host] $STT_DEV is not of kind stt"
+done
+
+ping_sizes vm1 10.0.0.2 1 1400 1472 4000 8972
+ping_sizes vm2 10.0.0.1 1 1400 1472 4000 8972
+iperf3_check vm1 vm2 10.0.0.2 3
+send_file_and_hash vm1 vm2 10.0.0.2 64
+
+stt_check_frames_balanced host1 host2
+for host in host1 host2; do
+	run ip netns exec "$host" ethtool -S "$STT_DEV"
+	stt_check_no_errors "$host"
+	check_link_errors "$host" "$STT_DEV" u0
+done

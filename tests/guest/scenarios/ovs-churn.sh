@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Port churn under traffic, then a clean unload: with vm1 pinging vm2 every
+# 50 ms, host1's stt port is deleted and added again 100 times (each
+# ovs-vsctl call waits until ovs-vswitchd has applied it, so the kernel vport
+# and its stt_sys_7471 device really go and come back every cycle).  Traffic
+# must flow again afterwards; once Open vSwitch has removed its datapaths,
+# vport_stt and stt must unload while openvswitch stays, and no stt device may
+# be left in any namespace.
+#
+#   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
+#   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
+
+set -eu
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../stt-lib.sh"
+
+CYCLES=100
+
+# stt_devices: every stt device in the initial and the scenario's namespaces,
+# one "namespace: device" a line.
+stt_devices() {
+	local ns
+	ip -o link show | awk -F': ' '$2 ~ /^stt/ { print "init: " $2 }'
+	ip -o link show type stt | awk -F': ' '{ print "init: " $2 " (type stt)" }'
+	for ns in "${NAMESPACES[@]}"; do
+		ip -n "$ns" -o link show | awk -v ns="$ns" -F': ' \
+			'$2 ~ /^stt/ { print ns ": " $2 }'
+		ip -n "$ns" -o link show type stt | awk -v ns="$ns" -F': ' \
+			'{ print ns ": " $2 " (type stt)" }'
+	done
+}
+
+stt_two_hosts
+ping_sizes vm1 10.0.0.2 1
+
+log "+ [vm1] ping -i 0.05 10.0.0.2 &"
+background "$WORK/ping.log" ip netns exec vm1 "${PING[@]}" -i 0.05 10.0.0.2
+pinger=$BG_PID
+
+# ovs-vsctl is only a client of host1's database: talk to its socket straight
+# from here, without entering host1's namespace, to keep each cycle lean.
+db=unix:$(ovs_dir host1)/db.sock
+ifindex() { ip -n host1 -o link show "$STT_DEV" | cut -d: -f1; }
+first=$(ifindex)
+log "+ [host1] $CYCLES x { ovs-vsctl del-port br0 tun0; ovs-vsctl add-port br0 tun0 -- set Interface tun0 type=stt options:remote_ip=192.0.2.2; }"
+start=$SECONDS
+for ((i = 1; i <= CYCLES; i++)); do
+	ovs-vsctl --db="$db" --timeout="$WAIT_TIMEOUT" del-port br0 tun0 ||
+		fail "[host1] cycle $i: ovs-vsctl del-port failed"
+	ovs-vsctl --db="$db" --timeout="$WAIT_TIMEOUT" add-port br0 tun0 \
+		-- set Interface tun0 type=stt options:remote_ip=192.0.2.2 ||
+		fail "[host1] cycle $i: ovs-vsctl add-port failed"
+	[ $((i % 20)) -ne 0 ] || log "cycle $i done"
+done
+log "$CYCLES del-port/add-port cycles in $((SECONDS - start)) s"
+
+check_interface host1 tun0
+dp_ports host1 | grep -qx "$STT_DEV" || fail "[host1] $STT_DEV is not in the datapath"
+# Each cycle made a new device, with a new interface index.
+last=$(ifindex)
+[ "$last" -ge $((first + CYCLES)) ] ||
+	fail "[host1] $STT_DEV had ifindex $first before and $last after $CYCLES cycles"
+log "[host1] $STT_DEV: ifindex $first before, $last after $CYCLES cycles"
+ping_sizes vm1 10.0.0.2 1 1472
+ping_sizes vm2 10.0.0.1 1
+
+kill -INT "$pinger"
+wait_background "$pinger" "$WORK/ping.log" || true
+log "background ping: $(grep 'packets transmitted' "$WORK/ping.log")"
+
+for host in host1 host2; do
+	host_ovs $host ovs-vsctl del-br br0
+	log "+ [$host] ovs-appctl -t ovs-vswitchd exit --cleanup; stop ovsdb-server"
+	stop_host $host
+done
+left=$(stt_devices)
+[ -z "$left" ] || fail "stt devices left after Open vSwitch removed its datapaths: $left"
+
+run rmmod vport_stt stt
+! module_loaded vport_stt || fail "vport_stt is still loaded"
+! module_loaded stt || fail "stt is still loaded"
+module_loaded openvswitch || fail "openvswitch went away with vport_stt"
+left=$(stt_devices)
+[ -z "$left" ] || fail "stt devices left after unloading: $left"
+log "vport_stt and stt unloaded, openvswitch loaded, no stt device in init ${NAMESPACES[*]}"

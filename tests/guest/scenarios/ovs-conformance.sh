@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What goes on the wire, judged by tshark's STT dissector and by scapy.  The
+# underlay has no segmentation or checksum offload and no GRO, so the capture
+# on host2's u0 holds the segments as a NIC would put them on the wire:
+#
+#   - every TCP packet to port 7471 decodes as STT;
+#   - every frame: version 0, context id = the configured key, TCP data
+#     offset 20; at least one frame reassembled from several segments;
+#   - no STT expert information other than tshark 4.0's checksum note (see
+#     check_stt_experts);
+#   - scapy finds every outer TCP checksum correct, every TCP header as STT
+#     writes it, and the segments of every frame complete and contiguous;
+#   - host2 reassembled frames itself and counted no error.
+#
+#   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
+#   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
+
+set -eu
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../stt-lib.sh"
+
+KEY=0x1122334455667788
+PCAP=$STT_RESULTS/conformance.pcap
+
+stt_two_hosts key=$KEY
+for host in host1 host2; do
+	run ip netns exec $host ethtool -K u0 tso off tx off gro off
+done
+
+stt_capture_start host2 u0 conformance tcp dst port $STT_PORT
+capture=$CAPTURE_PID
+ping_sizes vm1 10.0.0.2 8972
+send_file_and_hash vm1 vm2 10.0.0.2 1
+stt_capture_stop "$capture" conformance
+dropped=$(capture_dropped conformance)
+[ "$dropped" = 0 ] || fail "tcpdump dropped ${dropped:-an unknown number of} packets"
+
+stt_check_frames_balanced host1 host2
+for host in host1 host2; do
+	stt_check_no_errors $host
+done
+reassembled=$(stt_counter host2 rx_frames_reassembled)
+log "[host2] rx_frames_reassembled $reassembled, rx_segments $(stt_counter host2 rx_segments)"
+[ "$reassembled" -gt 0 ] || fail "[host2] reassembled no frame"
+
+stt_judge_capture "$PCAP" $KEY

@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# STT through a stateful host firewall with conntrack loaded, the policy an
+# operator writes for a tunnel endpoint: input dropped unless loopback,
+# established/related or TCP to the STT port; invalid state dropped.
+#
+# STT segments are taken by a netfilter hook in PRE_ROUTING before conntrack
+# (NF_IP_PRI_CONNTRACK - 1), so conntrack and the INPUT chain never see them:
+# ping and 16 MiB transfers must work both ways, the accept rule for the STT
+# port must count nothing, and no conntrack entry may name the STT port.
+# That conntrack does run in the hosts is shown by an underlay ping, which it
+# tracks and the policy drops.
+#
+#   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
+#   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
+
+set -eu
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../stt-lib.sh"
+
+for tool in nft conntrack; do
+	command -v $tool > /dev/null ||
+		fail "$tool is not installed (Debian packages nftables, conntrack)"
+done
+
+stt_two_hosts
+
+run modprobe nf_conntrack
+for host in host1 host2; do
+	log "+ [$host] nft -f firewall.nft"
+	in_ns $host nft -f - <<-EOF
+	table inet filter {
+		chain input {
+			type filter hook input priority filter; policy drop;
+			iif lo accept
+			ct state established,related accept
+			ct state invalid drop
+			tcp dport $STT_PORT counter accept
+		}
+		# Not policy, a witness: how many sent STT segments conntrack
+		# judged invalid (an output "ct state invalid drop" would lose them).
+		chain output {
+			type filter hook output priority filter; policy accept;
+			tcp dport $STT_PORT ct state invalid counter
+		}
+	}
+	EOF
+done
+run ip netns exec host1 nft list ruleset
+
+ping_sizes vm1 10.0.0.2 1 8972
+ping_sizes vm2 10.0.0.1 1 8972
+send_file_and_hash vm1 vm2 10.0.0.2 16
+send_file_and_hash vm2 vm1 10.0.0.1 16
+
+# Conntrack is live in both hosts: it tracks a ping across the underlay, which
+# the far host's policy drops.
+log "+ [host1] ping -c 1 192.0.2.2; [host2] ping -c 1 192.0.2.1  (both dropped)"
+! in_ns host1 "${PING[@]}" -c 1 -W 1 192.0.2.2 > /dev/null 2>&1 ||
+	fail "[host2] the firewall let an echo request from host1 in"
+! in_ns host2 "${PING[@]}" -c 1 -W 1 192.0.2.1 > /dev/null 2>&1 ||
+	fail "[host1] the firewall let an echo request from host2 in"
+
+# Every check on both hosts before the verdict: which host and which check
+# fails tells where STT met conntrack (receive or transmit side).
+problems=()
+for host in host1 host2; do
+	log "+ [$host] conntrack -L"
+	in_ns $host conntrack -L 2>&1 | tee "$WORK/conntrack-$host"
+	grep -q '^icmp .* src=192\.0\.2\.[12] dst=192\.0\.2\.[12] type=8 ' \
+		"$WORK/conntrack-$host" ||
+		problems+=("[$host] conntrack did not track the underlay ping: is it running?")
+	# An entry whose original source is this host's own address was made by
+	# its transmit path (LOCAL_OUT), any other by its receive path.
+	self=192.0.2.${host#host}
+	stt=$(grep -Ec "(sport|dport)=$STT_PORT( |\$)" "$WORK/conntrack-$host") || true
+	sent=$(grep -Ec "^tcp .* src=$self dst=[0-9.]+ sport=[0-9]+ dport=$STT_PORT " \
+		"$WORK/conntrack-$host") || true
+	[ "$stt" -eq 0 ] ||
+		problems+=("[$host] conntrack has $stt entries for TCP port $STT_PORT, $sent of them for segments $host sent, $((stt - sent)) for segments it received")
+
+	log "+ [$host] nft list chain inet filter input"
+	rule=$(in_ns $host nft list chain inet filter input | grep "tcp dport $STT_PORT")
+	echo "$rule"
+	echo "$rule" | grep -q 'counter packets 0 bytes 0 accept' ||
+		problems+=("[$host] STT segments reached the INPUT chain: $rule")
+
+	log "[$host] sent STT segments conntrack judged invalid:" \
+		"$(in_ns $host nft list chain inet filter output |
+			sed -n 's/.*ct state invalid counter packets \([0-9]*\).*/\1/p')"
+
+	stt_check_no_errors $host
+done
+stt_check_frames_balanced host1 host2
+[ ${#problems[@]} -eq 0 ] || fail "$(printf '\n  %s' "${problems[@]}")"

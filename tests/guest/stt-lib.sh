@@ -1,0 +1,344 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# STT helpers for guest scenarios, sourced after lib.sh:
+#
+#	. "$(dirname "$0")/../lib.sh"
+#	. "$(dirname "$0")/../stt-lib.sh"
+#	stt_two_hosts key=0x1122334455667788
+#	ping_sizes vm1 10.0.0.2 1 8972
+#	stt_check_frames_balanced host1 host2
+#
+# What an operator looks at: `ethtool -S stt_sys_7471` (the device Open
+# vSwitch creates for a type=stt port), `ip -s link`, `ovs-dpctl`, tshark.
+
+# The kernel device of an Open vSwitch stt port on the default TCP port.
+STT_PORT=7471
+STT_DEV=stt_sys_$STT_PORT
+
+# Options for every tshark run: tshark's STT dissector is a heuristic one,
+# which IP tries before the TCP dissector only when asked to.
+TSHARK_STT=(-n -o ip.try_heuristic_first:TRUE -o stt.check_checksum:TRUE)
+
+# stt_two_hosts [OPTION=VALUE...]: two Open vSwitch hosts joined by type=stt
+# ports tun0 (OPTIONS added to both) over a veth underlay, one VM on each; all
+# MTUs 1500.  Returns with every port configured.
+#
+#   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
+#   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
+stt_two_hosts() {
+	add_host host1
+	add_host host2
+	host_ovs host1 ovs-vsctl add-br br0
+	host_ovs host2 ovs-vsctl add-br br0
+	add_underlay host1 192.0.2.1/24 host2 192.0.2.2/24
+	add_tunnel_port host1 tun0 stt remote_ip=192.0.2.2 "$@"
+	add_tunnel_port host2 tun0 stt remote_ip=192.0.2.1 "$@"
+	add_vm vm1 host1 10.0.0.1/24
+	add_vm vm2 host2 10.0.0.2/24
+	wait_for_ports
+}
+
+# module_loaded NAME: NAME (with underscores, as lsmod prints it) is loaded.
+module_loaded() {
+	grep -q "^$1 " /proc/modules
+}
+
+# ---- counters ---------------------------------------------------------------
+
+# stt_counter HOST NAME [DEV]: one counter of `ethtool -S DEV` in HOST.
+stt_counter() {
+	local host=$1 name=$2 dev=${3:-$STT_DEV}
+	in_ns "$host" ethtool -S "$dev" |
+		awk -v n="$name:" '$1 == n { print $2; found = 1 }
+			END { exit !found }'
+}
+
+# stt_check_no_errors HOST [DEV]: every counter whose name says "err" is 0.
+stt_check_no_errors() {
+	local host=$1 dev=${2:-$STT_DEV} stats bad
+	stats=$(in_ns "$host" ethtool -S "$dev") ||
+		fail "[$host] ethtool -S $dev failed"
+	echo "$stats" | grep -q 'rx_err_' ||
+		fail "[$host] ethtool -S $dev has no rx_err_* counters"
+	bad=$(echo "$stats" | awk '$1 ~ /err/ && $2 != 0 { printf " %s %s", $1, $2 }')
+	[ -z "$bad" ] || fail "[$host] ethtool -S $dev error counters:$bad"
+	log "[$host] ethtool -S $dev: every *err* counter is 0"
+}
+
+# frames_balanced A B [DEV]: A's tx_frames equal B's rx_frames and the
+# reverse; prints the four numbers.
+frames_balanced() {
+	local a=$1 b=$2 dev=${3:-$STT_DEV} atx arx btx brx
+	atx=$(stt_counter "$a" tx_frames "$dev") &&
+		arx=$(stt_counter "$a" rx_frames "$dev") &&
+		btx=$(stt_counter "$b" tx_frames "$dev") &&
+		brx=$(stt_counter "$b" rx_frames "$dev") || return 1
+	echo "$a tx_frames $atx rx_frames $arx, $b tx_frames $btx rx_frames $brx"
+	[ "$atx" -gt 0 ] && [ "$btx" -gt 0 ] &&
+		[ "$atx" -eq "$brx" ] && [ "$btx" -eq "$arx" ]
+}
+
+# stt_check_frames_balanced A B [DEV]: when only the tunnel carries traffic
+# between A and B, every frame one sent the other received.  Call after the
+# traffic stopped; polls until late frames (IPv6 neighbour discovery of the
+# VMs, say) have landed.
+stt_check_frames_balanced() {
+	local a=$1 b=$2 dev=${3:-$STT_DEV}
+	wait_for frames_balanced "$a" "$b" "$dev" ||
+		fail "frames sent and received differ: $(frames_balanced "$a" "$b" "$dev")"
+	log "$(frames_balanced "$a" "$b" "$dev")"
+}
+
+# link_errors NS DEV: "RX-errors TX-errors RX-dropped TX-dropped" from
+# `ip -s link show DEV`.
+link_errors() {
+	ip -n "$1" -s link show dev "$2" |
+		awk '$1 == "RX:" { getline; rx = $3; rxd = $4 }
+			$1 == "TX:" { getline; tx = $3; txd = $4 }
+			END { if (rx == "" || tx == "") exit 1; print rx, tx, rxd, txd }'
+}
+
+# check_link_errors NS DEV...: `ip -s link` shows no RX or TX errors (drops
+# are logged, not judged: a full queue is not a fault of the device).
+check_link_errors() {
+	local ns=$1 dev rx tx rxd txd
+	shift
+	for dev in "$@"; do
+		read -r rx tx rxd txd < <(link_errors "$ns" "$dev") ||
+			fail "[$ns] ip -s link show $dev failed"
+		[ "$rx" -eq 0 ] && [ "$tx" -eq 0 ] ||
+			fail "[$ns] ip -s link show $dev: RX errors $rx, TX errors $tx"
+		log "[$ns] ip -s link show $dev: RX/TX errors 0 0, dropped $rxd $txd"
+	done
+}
+
+# ---- Open vSwitch -----------------------------------------------------------
+
+# dp_flows HOST: the kernel datapath's flows in HOST, one a line.
+dp_flows() {
+	host_ovs_q "$1" ovs-dpctl dump-flows
+}
+
+# ---- traffic ----------------------------------------------------------------
+
+# no_ping VM DEST: three echo requests all go unanswered.
+no_ping() {
+	local vm=$1 dest=$2
+	log "+ [$vm] ping -c 3 $dest  (must fail)"
+	! in_ns "$vm" "${PING[@]}" -c 3 -i 0.2 -W 1 "$dest" > /dev/null 2>&1 ||
+		fail "[$vm] $dest answered, but must not be reachable"
+}
+
+# ---- captures ---------------------------------------------------------------
+
+# stt_capture_start NS IFACE NAME [FILTER...]: lib.sh's capture_start, except
+# that tcpdump itself is the background process, so that SIGINT reaches it
+# and it writes its statistics (capture_start backgrounds the shell function
+# in_ns; the subshell that runs it ignores SIGINT, as every asynchronous
+# command of a non-interactive shell does), and that it writes to tmpfs with a
+# 32 MiB buffer, so that it keeps up with a burst of segments in a slow guest.
+# Stop it with stt_capture_stop.
+stt_capture_start() {
+	local ns=$1 iface=$2 name=$3
+	shift 3
+	log "+ [$ns] tcpdump -i $iface -w $name.pcap $*"
+	background "$WORK/capture-$name.log" ip netns exec "$ns" \
+		tcpdump -i "$iface" -U -Z root -s 0 -B 32768 -w "$WORK/$name.pcap" "$@"
+	CAPTURE_PID=$BG_PID
+	wait_for grep -q "listening on" "$WORK/capture-$name.log" ||
+		fail "[$ns] capture on $iface did not start"
+}
+
+# pcap_settled FILE: FILE has not grown for half a second.
+pcap_settled() {
+	local size
+	size=$(stat -c %s "$1")
+	sleep 0.5
+	[ "$(stat -c %s "$1")" = "$size" ]
+}
+
+# stt_capture_stop PID NAME: once tcpdump has written what it was given (it
+# would drop what it has not read yet on SIGINT), stop it; the capture is then
+# $STT_RESULTS/NAME.pcap.
+stt_capture_stop() {
+	local pid=$1 name=$2
+	wait_for pcap_settled "$WORK/$name.pcap" || true
+	capture_stop "$pid" "$name"
+	cp "$WORK/$name.pcap" "$STT_RESULTS/$name.pcap"
+}
+
+# capture_dropped NAME: packets the kernel dropped during capture NAME.
+capture_dropped() {
+	sed -n 's/^\([0-9]*\) packets dropped by kernel$/\1/p' \
+		"$WORK/capture-$1.log"
+}
+
+# check_stt_segments PCAP: judge every IPv4 TCP packet of PCAP (all STT
+# segments) with scapy, independently of tshark: the TCP checksum is correct;
+# data offset 5, window 65535, urgent pointer 0, flags ACK (+PSH on a frame's
+# last segment only); and the segments of each frame (same addresses, source
+# port and acknowledgment number = frame id) agree on the frame length in the
+# high half of the sequence number and cover it exactly, without gap or
+# overlap, at the offsets in its low half.  Prints "SEGMENTS FRAMES MULTI":
+# segments, frames and frames of more than one segment.
+check_stt_segments() {
+	/usr/bin/python3 - "$1" <<-'EOF'
+	import sys
+	from scapy.layers.inet import IP, TCP, in4_chksum
+	from scapy.utils import PcapReader
+
+	segments, frames, bad = 0, {}, []
+	for number, pkt in enumerate(PcapReader(sys.argv[1]), 1):
+	    if TCP not in pkt:
+	        continue
+	    ip, tcp = pkt[IP], pkt[TCP]
+	    # The segment as sent, without Ethernet padding: summed together
+	    # with the pseudo-header, a correct checksum gives 0.
+	    segment = bytes(ip)[ip.ihl * 4:ip.len]
+	    if in4_chksum(6, ip, segment) != 0:
+	        bad.append("frame %d: wrong TCP checksum" % number)
+	    flags = int(tcp.flags) & ~0x08
+	    if (tcp.dataofs, flags, tcp.window, tcp.urgptr) != (5, 0x10, 65535, 0):
+	        bad.append("frame %d: data offset %d, flags %s, window %d, urgent %d"
+	                   % (number, tcp.dataofs, tcp.flags, tcp.window, tcp.urgptr))
+	    key = (ip.src, ip.dst, tcp.sport, tcp.ack)
+	    frames.setdefault(key, []).append(
+	        (tcp.seq & 0xffff, len(segment) - 20, tcp.seq >> 16,
+	         bool(tcp.flags & 0x08), number))
+	    segments += 1
+	multi = 0
+	for (src, dst, sport, frame_id), segs in frames.items():
+	    segs.sort()
+	    where = "frame id %#x from %s:%d" % (frame_id, src, sport)
+	    lengths = {length for _, _, length, _, _ in segs}
+	    if len(lengths) != 1:
+	        bad.append("%s: frame lengths %s" % (where, sorted(lengths)))
+	        continue
+	    length, end = lengths.pop(), 0
+	    for offset, size, _, push, number in segs:
+	        if offset != end:
+	            bad.append("%s: segment at %d, expected %d (packet %d)"
+	                       % (where, offset, end, number))
+	        end = offset + size
+	        if push != (end == length):
+	            bad.append("%s: PSH %s at %d of %d (packet %d)"
+	                       % (where, "set" if push else "clear", end, length, number))
+	    if end != length:
+	        bad.append("%s: segments end at %d of %d" % (where, end, length))
+	    multi += len(segs) > 1
+	if bad:
+	    sys.exit("\n".join(bad[:20] + ["(%d problems)" % len(bad)]))
+	print(segments, len(frames), multi)
+	EOF
+}
+
+# ---- conformance --------------------------------------------------------------
+
+# check_stt_experts PCAP SEGMENTS: tshark's expert information for STT holds
+# exactly one checksum note per segment, and it must read "should be 0x0000".
+#
+# Why a "Bad checksum" is the good outcome: tshark 4.0's STT dissector (with
+# stt.check_checksum) computes the one's-complement sum over pseudo-header
+# and segment, checksum field included, which is 0 when the checksum is
+# right, and then treats that sum as the value the field should hold.  So a
+# correct checksum is reported as "Bad checksum [should be 0x0000]" and a
+# wrong one as "should be 0x<nonzero>" (seen with scapy-built packets of
+# either kind).  scapy recomputes every checksum independently below.
+check_stt_experts() {
+	local pcap=$1 segments=$2
+	log "+ tshark -r $(basename "$pcap") -q -z expert"
+	tshark -r "$pcap" "${TSHARK_STT[@]}" -q -z expert 2>/dev/null |
+		tee "$WORK/experts"
+	awk -v segments="$segments" '
+		$1 ~ /^[0-9]+$/ && $3 == "STT" {
+			summary = $0
+			sub(/^ *[0-9]+ +[^ ]+ +STT +/, "", summary)
+			if (summary == "Bad checksum [should be 0x0000]")
+				checked += $1
+			else
+				bad = bad "\n" $0
+		}
+		END {
+			if (bad != "")
+				printf "STT expert information:%s\n", bad
+			else if (checked != segments)
+				printf "%d of %d segments had their checksum checked\n", checked, segments
+			else
+				exit 0
+			exit 1
+		}' "$WORK/experts" ||
+		fail "tshark's STT expert information is not as expected (see above)"
+}
+
+# stt_judge_capture PCAP KEY: every packet of PCAP (a capture of STT traffic
+# to the default port, with segmentation visible) is judged by tshark's STT
+# dissector -- STT to the port, version 0, context id KEY, TCP data offset 20,
+# at least one frame reassembled from several segments, no STT expert
+# information but the checksum note above -- and by scapy (check_stt_segments).
+stt_judge_capture() {
+	local pcap=$1 key=$2 segments checked frames multi
+	log "+ tshark -r $(basename "$pcap") -T fields -e frame.protocols -e stt.dport -e stt.version -e stt.context_id -e stt.tcp.data_offset -e stt.segment.count"
+	tshark -r "$pcap" "${TSHARK_STT[@]}" -T fields -e frame.protocols \
+		-e stt.dport -e stt.version -e stt.context_id -e stt.tcp.data_offset \
+		-e stt.segment.count 2>/dev/null > "$WORK/fields"
+	awk -F'\t' -v key="$key" -v port=$STT_PORT '
+		{ packets++ }
+		$1 !~ /^eth:ethertype:ip:stt(:|$)/ || $2 != port {
+			print "frame " NR " is not STT to port " port ": " $1; bad++; next }
+		$5 != 20 { print "frame " NR ": TCP data offset " $5; bad++ }
+		$3 != "" {
+			frames++
+			if ($3 != 0) { print "frame " NR ": version " $3; bad++ }
+			if ($4 != key) { print "frame " NR ": context id " $4; bad++ }
+		}
+		$6 > 1 { multi++ }
+		END {
+			printf "tshark: %d packets, all STT: %d frames, %d of them from several segments\n",
+				packets, frames, multi
+			exit !(packets > 0 && bad == 0 && frames > 0 && multi > 0)
+		}' "$WORK/fields" || fail "tshark does not see conforming STT (see above)"
+	segments=$(wc -l < "$WORK/fields")
+
+	check_stt_experts "$pcap" "$segments"
+
+	# tshark 4.0 counts the first segment's 20-byte TCP header into the
+	# frame, so it declares a frame complete one segment early when the last
+	# segment holds fewer than 20 bytes.  The layout of the segments is
+	# therefore judged with scapy.
+	log "+ scapy: TCP checksums, headers and segment layout of $(basename "$pcap")"
+	read -r checked frames multi < <(check_stt_segments "$pcap") ||
+		fail "scapy: the segments in $(basename "$pcap") are not conforming STT (see above)"
+	[ "$checked" -eq "$segments" ] ||
+		fail "scapy checked $checked TCP packets of $segments"
+	[ "$multi" -gt 0 ] || fail "scapy: no frame of several segments"
+	log "scapy: $checked segments of $frames frames ($multi of several segments):" \
+		"every checksum correct, every frame complete"
+}
+
+# stt-ctl from the build tree of the guest's kernel (any build would do: it
+# is the same userspace).
+find_stt_ctl() {
+	local short dir
+	short=$(echo "$STT_KVER" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
+	for dir in "$STT_REPO/_build/$short" "$STT_REPO"/_build/*; do
+		if [ -x "$dir/utilities/stt-ctl" ]; then
+			echo "$dir/utilities/stt-ctl"
+			return
+		fi
+	done
+	return 1
+}
+# Not fatal here: only scenarios that run it need it, and they fail naming it.
+STT_CTL=${STT_CTL:-$(find_stt_ctl)} ||
+	STT_CTL="stt-ctl-not-built--make-C-_build/KVER"
+
+# stt_dev_up NS DEV ADDR: address and bring up a plain stt device, IPv6 off:
+# its autoconfiguration would send frames before the peer device is up,
+# which the peer drops (rx_drop_dev_down), and exact frame counts are what
+# the scenarios check.
+stt_dev_up() {
+	local ns=$1 dev=$2 addr=$3
+	in_ns "$ns" sysctl -qw "net.ipv6.conf.$dev.disable_ipv6=1"
+	set_address "$ns" "$dev" "$addr"
+	run ip -n "$ns" link set "$dev" up
+}
