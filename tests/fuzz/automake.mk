@@ -84,7 +84,7 @@ fuzz-build: tests/fuzz/fuzz-hdr tests/fuzz/fuzz-reasm
 
 # Fails on any crash or broken invariant; prints libFuzzer's final stats.
 fuzz: fuzz-build
-	$(AM_V_at)$(SHELL) $(top_srcdir)/tests/fuzz/run-fuzz \
+	$(AM_V_at)$(top_srcdir)/tests/fuzz/run-fuzz \
 		-t $(FUZZ_SECONDS) -w $(FUZZ_WORKDIR) \
 		-c $(top_srcdir)/tests/fuzz/corpus \
 		tests/fuzz/fuzz-hdr tests/fuzz/fuzz-reasm

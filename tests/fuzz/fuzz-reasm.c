@@ -18,11 +18,16 @@
  *   then events, each an opcode byte (type in the top two bits) and its
  *   arguments:
  *
- *   00 b a kkk  raw segment for key k: seq (4 bytes) and payload length
+ *   000 b a kkk raw segment for key k: seq (4 bytes) and payload length
  *               (2 bytes), big-endian; b adds 0x10000 to the payload length;
  *               a ("unchecked") skips stt_seg_check() and the one-segment
  *               shortcut and hands the fields straight to stt_reasm_add(),
  *               whose own checks the kernel's order of calls never reaches
+ *   001 r x kkk a comb of segments for key k, the way to fragment a frame
+ *               in one step: frame length (2 bytes, used when key k has no
+ *               frame), first offset (2 bytes), count n, and a byte whose
+ *               high nibble + 1 is the length of each segment and low
+ *               nibble the gap between them; r sends them last first
  *   01 sss kkk  next piece of key k's frame from the front: starts at the
  *               first hole of the model's frame, as long as the hole but at
  *               most size class s; 2 argument bytes: without a frame, the
@@ -117,20 +122,22 @@ static uint8_t pattern[65536 + 256];
 
 static const uint8_t *payload(uint32_t serial, uint32_t pos)
 {
-	if (!pattern[1]) {
+	static bool ready;
+
+	if (!ready) {
 		uint32_t i, x = 1;
 
 		for (i = 0; i < sizeof(pattern); i++) {
 			x = x * 1103515245 + 12345;
 			pattern[i] = (uint8_t)(x >> 16);
 		}
-		pattern[1] = 1;
+		ready = true;
 	}
 	return pattern + pos + serial % 251;
 }
 
 /*
- * The table under test.
+ * The table: the kernel's policy (datapath/reasm.c) over lib's bookkeeping.
  */
 
 struct seg {
@@ -464,7 +471,6 @@ static enum stt_err model_seg_check(uint32_t seq, uint32_t len)
 static enum stt_err model_add(const struct mframe *mf, uint32_t frame_len,
 			      uint32_t offset, uint32_t len, uint32_t *runs)
 {
-
 	if (frame_len != mf->frame_len)
 		return STT_ERR_LEN_MISMATCH;
 	if (len == 0)
@@ -802,6 +808,27 @@ static void segment(struct table *t, struct model *m,
 	check_state(t, m, (int)ev->key);
 }
 
+static void comb(struct table *t, struct model *m, unsigned int key,
+		 bool reverse, const uint8_t arg[6], uint32_t *serial)
+{
+	uint16_t frame_len = get16(arg), first = get16(arg + 2);
+	uint32_t n = arg[4], len = (arg[5] >> 4) + 1, gap = arg[5] & 15, i;
+
+	if (m->f[key].live)
+		frame_len = m->f[key].frame_len;
+	for (i = 0; i < n; i++) {
+		uint32_t tooth = reverse ? n - 1 - i : i;
+		uint32_t offset = first + tooth * (len + gap);
+		struct seg_event ev = { .key = key, .serial = (*serial)++ };
+
+		if (offset >= frame_len)
+			continue;
+		ev.seq = stt_seq_encode(frame_len, (uint16_t)offset);
+		ev.len = len;
+		segment(t, m, &ev);
+	}
+}
+
 static void tick(struct table *t, struct model *m, unsigned int n, bool gc)
 {
 	uint64_t timeouts = t->c.timeouts;
@@ -846,6 +873,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 0:
 			if (end - p < 6)
 				goto out;
+			if (op & 0x20) {
+				comb(&t, &m, ev.key, op & 0x10, p, &serial);
+				p += 6;
+				break;
+			}
 			ev.seq = (uint32_t)get16(p) << 16 | get16(p + 2);
 			ev.len = get16(p + 4) + ((op & 0x10) ? 0x10000 : 0);
 			ev.unchecked = op & 0x08;
