@@ -144,6 +144,13 @@ void stt_port_detach(struct stt_dev *stt)
 	stt->port = NULL;
 }
 
+static bool peer_matches(const struct stt_dev *stt, __be32 remote,
+			 u64 context_id)
+{
+	return stt_dev_context_id(stt) == context_id &&
+	       stt->cfg.info.key.u.ipv4.dst == remote;
+}
+
 /* Under RTNL: the fixed-peer device of @port for (@remote, @context_id). */
 struct stt_dev *stt_port_find_peer(struct stt_port *port, __be32 remote,
 				   u64 context_id)
@@ -151,8 +158,7 @@ struct stt_dev *stt_port_find_peer(struct stt_port *port, __be32 remote,
 	struct stt_dev *stt;
 
 	hash_for_each_possible(port->peers, stt, peer_node, context_id)
-		if (stt_dev_context_id(stt) == context_id &&
-		    stt->cfg.info.key.u.ipv4.dst == remote)
+		if (peer_matches(stt, remote, context_id))
 			return stt;
 	return NULL;
 }
@@ -167,8 +173,7 @@ struct stt_dev *stt_port_lookup(struct stt_port *port, __be32 saddr,
 	struct stt_dev *stt;
 
 	hash_for_each_possible_rcu(port->peers, stt, peer_node, context_id)
-		if (stt_dev_context_id(stt) == context_id &&
-		    stt->cfg.info.key.u.ipv4.dst == saddr)
+		if (peer_matches(stt, saddr, context_id))
 			return stt;
 	return rcu_dereference(port->collect_md_dev);
 }

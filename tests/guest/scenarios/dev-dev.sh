@@ -16,11 +16,7 @@ KEY=0x1122334455667788
 
 add_ns a
 add_ns b
-run ip link add u0 netns a type veth peer name u0 netns b
-set_address a u0 192.0.2.1/24
-set_address b u0 192.0.2.2/24
-ip -n a link set u0 up
-ip -n b link set u0 up
+add_underlay a 192.0.2.1/24 b 192.0.2.2/24
 
 run in_ns a "$STT_CTL" add s0 remote 192.0.2.2 id $KEY
 run in_ns b "$STT_CTL" add s0 remote 192.0.2.1 id $KEY

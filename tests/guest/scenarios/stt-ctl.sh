@@ -140,11 +140,7 @@ nsid_of() {
 add_ns a
 add_ns b
 add_ns u
-run ip link add u0 netns a type veth peer name u0 netns b
-set_address a u0 192.0.2.1/24
-set_address b u0 192.0.2.2/24
-ip -n a link set u0 up
-ip -n b link set u0 up
+add_underlay a 192.0.2.1/24 b 192.0.2.2/24
 
 # ---- external mode: add, show, refusals ---------------------------------
 
