@@ -485,31 +485,44 @@ iperf3_check() {
 # ---- captures ---------------------------------------------------------------
 
 # capture_start NS IFACE NAME [FILTER...]: capture on IFACE with tcpdump
-# (quick to start) into $STT_RESULTS/NAME.pcap; sets CAPTURE_PID.  Judge the
-# result with tshark_fields.
+# (quick to start); sets CAPTURE_PID.  It writes to tmpfs with a 32 MiB
+# buffer, so that it keeps up with a burst of segments in a slow guest;
+# capture_stop puts the result in $STT_RESULTS/NAME.pcap.
 capture_start() {
 	local ns=$1 iface=$2 name=$3
 	shift 3
-	local pcap=$STT_RESULTS/$name.pcap
 	log "+ [$ns] tcpdump -i $iface -w $name.pcap $*"
 	# ip netns exec execs tcpdump, so the background PID is tcpdump's and
 	# capture_stop's SIGINT reaches it (a backgrounded shell function would
 	# be a subshell, which ignores SIGINT).
 	background "$WORK/capture-$name.log" ip netns exec "$ns" \
-		tcpdump -i "$iface" -U -Z root -s 0 -w "$pcap" "$@"
+		tcpdump -i "$iface" -U -Z root -s 0 -B 32768 \
+		-w "$WORK/$name.pcap" "$@"
 	# shellcheck disable=SC2034 # for the scenario
 	CAPTURE_PID=$BG_PID
 	wait_for grep -q "listening on" "$WORK/capture-$name.log" ||
 		fail "[$ns] capture on $iface did not start"
 }
 
-# capture_stop PID NAME: stop a capture and wait until the file is complete.
+# pcap_settled FILE: FILE has not grown for half a second.
+pcap_settled() {
+	local size
+	size=$(stat -c %s "$1")
+	sleep 0.5
+	[ "$(stat -c %s "$1")" = "$size" ]
+}
+
+# capture_stop PID NAME: once tcpdump has written what it was given (it
+# would drop what it has not read yet on SIGINT), stop it; the capture is
+# then $STT_RESULTS/NAME.pcap.
 capture_stop() {
 	local pid=$1 name=$2
+	wait_for pcap_settled "$WORK/$name.pcap" || true
 	kill -INT "$pid" 2>/dev/null || true
 	wait_background "$pid" "$WORK/capture-$name.log" || true
 	log "capture $name: $(grep -E 'packets (captured|received)' \
 		"$WORK/capture-$name.log" | tr '\n' ' ')"
+	cp "$WORK/$name.pcap" "$STT_RESULTS/$name.pcap"
 }
 
 # tshark_fields PCAP DISPLAY_FILTER FIELD...: print the fields of matching

@@ -131,42 +131,6 @@ no_ping() {
 
 # ---- captures ---------------------------------------------------------------
 
-# stt_capture_start NS IFACE NAME [FILTER...]: lib.sh's capture_start, except
-# that tcpdump itself is the background process, so that SIGINT reaches it
-# and it writes its statistics (capture_start backgrounds the shell function
-# in_ns; the subshell that runs it ignores SIGINT, as every asynchronous
-# command of a non-interactive shell does), and that it writes to tmpfs with a
-# 32 MiB buffer, so that it keeps up with a burst of segments in a slow guest.
-# Stop it with stt_capture_stop.
-stt_capture_start() {
-	local ns=$1 iface=$2 name=$3
-	shift 3
-	log "+ [$ns] tcpdump -i $iface -w $name.pcap $*"
-	background "$WORK/capture-$name.log" ip netns exec "$ns" \
-		tcpdump -i "$iface" -U -Z root -s 0 -B 32768 -w "$WORK/$name.pcap" "$@"
-	CAPTURE_PID=$BG_PID
-	wait_for grep -q "listening on" "$WORK/capture-$name.log" ||
-		fail "[$ns] capture on $iface did not start"
-}
-
-# pcap_settled FILE: FILE has not grown for half a second.
-pcap_settled() {
-	local size
-	size=$(stat -c %s "$1")
-	sleep 0.5
-	[ "$(stat -c %s "$1")" = "$size" ]
-}
-
-# stt_capture_stop PID NAME: once tcpdump has written what it was given (it
-# would drop what it has not read yet on SIGINT), stop it; the capture is then
-# $STT_RESULTS/NAME.pcap.
-stt_capture_stop() {
-	local pid=$1 name=$2
-	wait_for pcap_settled "$WORK/$name.pcap" || true
-	capture_stop "$pid" "$name"
-	cp "$WORK/$name.pcap" "$STT_RESULTS/$name.pcap"
-}
-
 # capture_dropped NAME: packets the kernel dropped during capture NAME.
 capture_dropped() {
 	sed -n 's/^\([0-9]*\) packets dropped by kernel$/\1/p' \

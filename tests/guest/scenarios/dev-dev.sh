@@ -33,11 +33,11 @@ send_file_and_hash a b 10.0.0.2 64
 for ns in a b; do
 	in_ns $ns ethtool -K u0 tso off tx off gro off > /dev/null
 done
-stt_capture_start b u0 dev-dev tcp dst port $STT_PORT
+capture_start b u0 dev-dev tcp dst port $STT_PORT
 capture=$CAPTURE_PID
 ping_sizes a 10.0.0.2 8972
 send_file_and_hash a b 10.0.0.2 1
-stt_capture_stop "$capture" dev-dev
+capture_stop "$capture" dev-dev
 stt_judge_capture "$STT_RESULTS/dev-dev.pcap" $KEY
 
 stt_check_frames_balanced a b s0

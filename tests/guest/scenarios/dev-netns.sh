@@ -34,11 +34,11 @@ in_ns under ip -o link show | grep -q ' s0[:@]' &&
 stt_dev_up a s0 10.0.0.1/24
 stt_dev_up b s0 10.0.0.2/24
 
-stt_capture_start under lo dev-netns tcp dst port $STT_PORT
+capture_start under lo dev-netns tcp dst port $STT_PORT
 capture=$CAPTURE_PID
 ping_sizes a 10.0.0.2 1 8972
 ping_sizes b 10.0.0.1 1 8972
-stt_capture_stop "$capture" dev-netns
+capture_stop "$capture" dev-netns
 send_file_and_hash a b 10.0.0.2 16
 send_file_and_hash b a 10.0.0.1 16
 

@@ -45,11 +45,11 @@ echo "$flows" | grep -q "tunnel(tun_id=$KEY,src=192.0.2.2,dst=192.0.2.1" ||
 for ns in host1 host2; do
 	in_ns $ns ethtool -K u0 tso off tx off gro off > /dev/null
 done
-stt_capture_start host1 u0 dev-ovs tcp dst port $STT_PORT
+capture_start host1 u0 dev-ovs tcp dst port $STT_PORT
 capture=$CAPTURE_PID
 ping_sizes host2 10.0.0.1 8972
 send_file_and_hash host2 vm1 10.0.0.1 1
-stt_capture_stop "$capture" dev-ovs
+capture_stop "$capture" dev-ovs
 stt_judge_capture "$STT_RESULTS/dev-ovs.pcap" $KEY
 
 stt_check_no_errors host1

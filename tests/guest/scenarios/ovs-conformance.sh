@@ -29,11 +29,11 @@ for host in host1 host2; do
 	run ip netns exec $host ethtool -K u0 tso off tx off gro off
 done
 
-stt_capture_start host2 u0 conformance tcp dst port $STT_PORT
+capture_start host2 u0 conformance tcp dst port $STT_PORT
 capture=$CAPTURE_PID
 ping_sizes vm1 10.0.0.2 8972
 send_file_and_hash vm1 vm2 10.0.0.2 1
-stt_capture_stop "$capture" conformance
+capture_stop "$capture" conformance
 dropped=$(capture_dropped conformance)
 [ "$dropped" = 0 ] || fail "tcpdump dropped ${dropped:-an unknown number of} packets"
 

@@ -89,13 +89,13 @@ set_address vm1 eth0.100 10.0.100.1/24
 set_address vm2 eth0.100 10.0.100.2/24
 ip -n vm1 link set eth0.100 up
 ip -n vm2 link set eth0.100 up
-stt_capture_start vm2 eth0 vlan-vm2
+capture_start vm2 eth0 vlan-vm2
 vm2_capture=$CAPTURE_PID
-stt_capture_start host2 u0 vlan-underlay tcp dst port $STT_PORT
+capture_start host2 u0 vlan-underlay tcp dst port $STT_PORT
 underlay_capture=$CAPTURE_PID
 ping_sizes vm1 10.0.100.2 1
-stt_capture_stop "$underlay_capture" vlan-underlay
-stt_capture_stop "$vm2_capture" vlan-vm2
+capture_stop "$underlay_capture" vlan-underlay
+capture_stop "$vm2_capture" vlan-vm2
 
 # What vm2 received: each echo request from vm1 tagged VID 100, PCP 5.
 log "+ [vm2] tcpdump -e -n -r vlan-vm2.pcap"
