@@ -52,7 +52,7 @@ PENDING_PORTS=()
 
 # Default wait for a state to be reached, seconds.  Software-emulated guests
 # are slow; this is a bound, not a delay.
-WAIT_TIMEOUT=${WAIT_TIMEOUT:-30}
+WAIT_TIMEOUT=${WAIT_TIMEOUT:-60}
 
 log() {
 	printf '[%4d s] %s\n' "$SECONDS" "$*"
