@@ -279,6 +279,27 @@ stt_judge_capture() {
 		"every checksum correct, every frame complete"
 }
 
+# stt_judge_segments A B FROM TO ADDR NAME KEY: with segmentation visible
+# (no TSO or checksum offload on either underlay end u0 of namespaces A and
+# B, no GRO), capture on B's u0 the STT arriving there while FROM pings TO's
+# ADDR with 8972 bytes and sends it 1 MiB, check tcpdump lost nothing, and
+# judge the capture (stt_judge_capture) as $STT_RESULTS/NAME.pcap.
+stt_judge_segments() {
+	local a=$1 b=$2 from=$3 to=$4 addr=$5 name=$6 key=$7 ns capture dropped
+	for ns in "$a" "$b"; do
+		run ip netns exec "$ns" ethtool -K u0 tso off tx off gro off
+	done
+	capture_start "$b" u0 "$name" tcp dst port $STT_PORT
+	capture=$CAPTURE_PID
+	ping_sizes "$from" "$addr" 8972
+	send_file_and_hash "$from" "$to" "$addr" 1
+	capture_stop "$capture" "$name"
+	dropped=$(capture_dropped "$name")
+	[ "$dropped" = 0 ] ||
+		fail "tcpdump dropped ${dropped:-an unknown number of} packets"
+	stt_judge_capture "$STT_RESULTS/$name.pcap" "$key"
+}
+
 # stt-ctl from the build tree of the guest's kernel (any build would do: it
 # is the same userspace).
 find_stt_ctl() {

@@ -29,16 +29,7 @@ ping_sizes b 10.0.0.1 1 8972
 iperf3_check a b 10.0.0.2 3
 send_file_and_hash a b 10.0.0.2 64
 
-# Real segments on the wire for the judges.
-for ns in a b; do
-	in_ns $ns ethtool -K u0 tso off tx off gro off > /dev/null
-done
-capture_start b u0 dev-dev tcp dst port $STT_PORT
-capture=$CAPTURE_PID
-ping_sizes a 10.0.0.2 8972
-send_file_and_hash a b 10.0.0.2 1
-capture_stop "$capture" dev-dev
-stt_judge_capture "$STT_RESULTS/dev-dev.pcap" $KEY
+stt_judge_segments a b a b 10.0.0.2 dev-dev $KEY
 
 stt_check_frames_balanced a b s0
 stt_check_no_errors a s0

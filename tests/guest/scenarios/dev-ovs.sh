@@ -42,15 +42,7 @@ flows=$(dp_flows host1)
 echo "$flows" | grep -q "tunnel(tun_id=$KEY,src=192.0.2.2,dst=192.0.2.1" ||
 	fail "[host1] no datapath flow matches tunnel(tun_id=$KEY,src=192.0.2.2,dst=192.0.2.1): $flows"
 
-for ns in host1 host2; do
-	in_ns $ns ethtool -K u0 tso off tx off gro off > /dev/null
-done
-capture_start host1 u0 dev-ovs tcp dst port $STT_PORT
-capture=$CAPTURE_PID
-ping_sizes host2 10.0.0.1 8972
-send_file_and_hash host2 vm1 10.0.0.1 1
-capture_stop "$capture" dev-ovs
-stt_judge_capture "$STT_RESULTS/dev-ovs.pcap" $KEY
+stt_judge_segments host2 host1 host2 vm1 10.0.0.1 dev-ovs $KEY
 
 stt_check_no_errors host1
 stt_check_no_errors host2 s0

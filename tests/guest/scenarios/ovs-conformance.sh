@@ -22,20 +22,9 @@ set -eu
 . "$(dirname "$0")/../stt-lib.sh"
 
 KEY=0x1122334455667788
-PCAP=$STT_RESULTS/conformance.pcap
 
 stt_two_hosts key=$KEY
-for host in host1 host2; do
-	run ip netns exec $host ethtool -K u0 tso off tx off gro off
-done
-
-capture_start host2 u0 conformance tcp dst port $STT_PORT
-capture=$CAPTURE_PID
-ping_sizes vm1 10.0.0.2 8972
-send_file_and_hash vm1 vm2 10.0.0.2 1
-capture_stop "$capture" conformance
-dropped=$(capture_dropped conformance)
-[ "$dropped" = 0 ] || fail "tcpdump dropped ${dropped:-an unknown number of} packets"
+stt_judge_segments host1 host2 vm1 vm2 10.0.0.2 conformance $KEY
 
 stt_check_frames_balanced host1 host2
 for host in host1 host2; do
@@ -44,5 +33,3 @@ done
 reassembled=$(stt_counter host2 rx_frames_reassembled)
 log "[host2] rx_frames_reassembled $reassembled, rx_segments $(stt_counter host2 rx_segments)"
 [ "$reassembled" -gt 0 ] || fail "[host2] reassembled no frame"
-
-stt_judge_capture "$PCAP" $KEY
