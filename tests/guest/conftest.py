@@ -26,6 +26,7 @@ An explicit KVER=DIR wins over the template.  A test that needs the STT
 modules fails, naming the kernel and what to pass, when none are given.
 """
 
+import functools
 import json
 import os
 import re
@@ -79,11 +80,25 @@ def pytest_addoption(parser):
                     help="multiply scenario timeouts by this factor")
 
 
+# Scenario timeouts are multiplied by this on the debug test kernel (KASAN,
+# lockdep and kmemleak under software emulation).
+DEBUG_KERNEL_SLOWDOWN = 3
+
+
+@functools.lru_cache(maxsize=None)
 def installed_kernels():
-    """[(short, release)] as run-guest sees them."""
+    """[(short, release)] as run-guest sees them: distro kernels oldest
+    first, then the debug test kernel ("6.12-debug") if it was built."""
     out = subprocess.run([RUN_GUEST, "--list-kernels"], check=True,
                          capture_output=True, text=True).stdout
     return [tuple(line.split(None, 1)) for line in out.splitlines() if line]
+
+
+def newest_distro_kernel():
+    """The release of the newest distro kernel, for tests of the rig itself
+    that one kernel is enough for."""
+    distro = [r for s, r in installed_kernels() if not s.endswith("-debug")]
+    return distro[-1] if distro else None
 
 
 def selected_kernels(config):
@@ -105,6 +120,9 @@ def pytest_generate_tests(metafunc):
 
 
 def short_name(release):
+    for short, known in installed_kernels():
+        if known == release:
+            return short
     m = re.match(r"(\d+\.\d+)", release)
     return m.group(1) if m else release
 
@@ -166,6 +184,8 @@ class Scenario:
                                "%s-%s" % (self.test_name,
                                           short_name(self.release)))
         timeout *= self.config.getoption("stt_timeout_scale")
+        if short_name(self.release).endswith("-debug"):
+            timeout *= DEBUG_KERNEL_SLOWDOWN
         cmd = [RUN_GUEST, "--kernel", self.release, "--results", results,
                "--timeout", str(int(timeout))]
         dirs = [modules_dir] if isinstance(modules_dir, str) else \

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from conftest import GUEST_DIR, Scenario, installed_kernels
+from conftest import GUEST_DIR, Scenario, newest_distro_kernel
 
 SELFTEST = os.path.join(GUEST_DIR, "selftest")
 
@@ -41,10 +41,10 @@ def test_modules(scenario, tmp_path):
 # The rig's judgement does not depend on the kernel: one is enough.
 @pytest.fixture
 def newest(request):
-    kernels = installed_kernels()
-    if not kernels:
+    release = newest_distro_kernel()
+    if not release:
         pytest.skip("no kernel installed")
-    return Scenario(request.config, kernels[-1][1], request.node.name)
+    return Scenario(request.config, release, request.node.name)
 
 
 @pytest.mark.parametrize("script,args,timeout,reason", [
