@@ -20,10 +20,12 @@
 #	send_file_and_hash vm1 vm2 10.0.0.2 64
 #	iperf3_check vm1 vm2 10.0.0.2 3
 #
-# Topology: add_host, add_ns, add_underlay, add_vm, add_tunnel_port,
+# Topology: add_host, add_ns, del_ns, add_underlay, add_vm, add_tunnel_port,
 # wait_for_ports, check_interface, ovs_sync, tunnel_device, dp_ports.
 # Commands: host_ovs (logged), host_ovs_q (quiet), in_ns, run, log, fail.
-# Traffic: ping_sizes, send_file_and_hash, iperf3_check, wait_listening.
+# Traffic: ping_sizes, send_file_and_hash (send_file_start, send_file_check,
+# send_file_underway, send_file_unfinished, received_bytes), iperf3_check,
+# wait_listening.
 # Captures: capture_start, capture_stop, tshark_fields, tshark_count.
 # Flow: wait_for, background, wait_background, on_exit, check_kernel_log.
 #
@@ -137,6 +139,17 @@ add_ns() {
 	ip -n "$1" link set lo up
 }
 
+# del_ns NS: delete NS now, rather than at exit.
+del_ns() {
+	local i
+	run ip netns del "$1"
+	for i in "${!NAMESPACES[@]}"; do
+		[ "${NAMESPACES[i]}" != "$1" ] || unset "NAMESPACES[i]"
+	done
+	# Dense again: cleanup walks it by index.
+	NAMESPACES=("${NAMESPACES[@]}")
+}
+
 ovs_dir() {
 	echo "$WORK/ovs-$1"
 }
@@ -175,6 +188,28 @@ start_ovs() {
 	host_ovs "$host" ovs-vsctl --no-wait -- init \
 		-- set Open_vSwitch . external-ids:system-id="$host" \
 		external-ids:hostname="$host"
+	start_vswitchd "$host"
+}
+
+# stop_vswitchd HOST: stop HOST's ovs-vswitchd the way a restart or upgrade
+# does, without --cleanup: the kernel datapath and its ports stay.
+stop_vswitchd() {
+	local host=$1 pid
+	pid=$(cat "$(ovs_dir "$host")/ovs-vswitchd.pid") ||
+		fail "[$host] ovs-vswitchd is not running"
+	host_ovs "$host" ovs-appctl -t ovs-vswitchd exit
+	wait_for process_gone "$pid" || fail "[$host] ovs-vswitchd did not exit"
+}
+
+process_gone() {
+	! kill -0 "$1" 2>/dev/null
+}
+
+# start_vswitchd HOST: start HOST's ovs-vswitchd (again: it takes over the
+# kernel datapath and ports a previous one left behind).
+start_vswitchd() {
+	local host=$1 dir
+	dir=$(ovs_dir "$host")
 	# --detach returns after the first pass over the database, i.e. with
 	# the daemon ready; later ovs-vsctl calls (without --no-wait) each wait
 	# for ovs-vswitchd to apply their change.
@@ -322,6 +357,18 @@ add_underlay() {
 	ip -n "$b" link set u0 up
 }
 
+# add_dummy NS ADDR...: a dummy device dummy0 in NS holding every ADDR, an
+# underlay that needs no wire (its traffic crosses NS's loopback).
+add_dummy() {
+	local ns=$1 addr
+	shift
+	run ip -n "$ns" link add dummy0 type dummy
+	for addr; do
+		set_address "$ns" dummy0 "$addr"
+	done
+	ip -n "$ns" link set dummy0 up
+}
+
 set_address() {
 	local ns=$1 dev=$2 addr=$3
 	case "$addr" in
@@ -396,23 +443,89 @@ rate() {
 # random bytes over one TCP connection and compare SHA-256 of what was sent and
 # what arrived.
 send_file_and_hash() {
+	send_file_start "$@"
+	send_file_check "$2"
+}
+
+# Transfers in progress, by receiving namespace: "FROM MIB SHA-256 START
+# RECEIVER-PID SENDER-PID".
+declare -A TRANSFERS=()
+
+# send_file_start FROM_VM TO_VM TO_ADDR [MIB]: the same in the background, so
+# that the scenario can act while the bytes flow (one transfer per receiving
+# namespace at a time, any number at once); send_file_check TO_VM waits for it
+# and checks it, received_bytes TO_VM tells how far it got.
+send_file_start() {
 	local from=$1 to=$2 addr=$3 mib=${4:-64} port=5001
-	local src=$WORK/send.$from.bin dst=$WORK/recv.$to.bin
-	local start end sent got bytes
+	local src=$WORK/send.$to.bin dst=$WORK/recv.$to.bin sent receiver
 	wait_for_ports
 	head -c "$((mib << 20))" /dev/urandom > "$src"
 	sent=$(sha256sum < "$src" | cut -d' ' -f1)
 	rm -f "$dst"
 	log "+ [$to] socat -u TCP-LISTEN:$port OPEN:$dst"
-	background "$WORK/socat-recv.log" ip netns exec "$to" \
+	background "$WORK/socat-recv.$to.log" ip netns exec "$to" \
 		socat -u "TCP-LISTEN:$port,reuseaddr" "OPEN:$dst,creat,trunc"
-	local receiver=$BG_PID
+	receiver=$BG_PID
 	wait_listening "$to" "$port" || fail "[$to] receiver not listening"
 	log "+ [$from] socat -u OPEN:$src TCP:$addr:$port  ($mib MiB)"
-	start=$(date +%s.%N)
-	in_ns "$from" timeout 300 socat -u "OPEN:$src" "TCP:$addr:$port" ||
-		fail "[$from] sending $mib MiB to $addr failed"
-	wait_background "$receiver" "$WORK/socat-recv.log" ||
+	background "$WORK/socat-send.$to.log" ip netns exec "$from" \
+		timeout 300 socat -u "OPEN:$src" "TCP:$addr:$port"
+	TRANSFERS[$to]="$from $mib $sent $(date +%s.%N) $receiver $BG_PID"
+}
+
+# received_bytes TO_VM: bytes the transfer to TO_VM has delivered so far.
+received_bytes() {
+	stat -c %s "$WORK/recv.$1.bin" 2>/dev/null || echo 0
+}
+
+received_at_least() {
+	[ "$(received_bytes "$1")" -ge "$2" ]
+}
+
+# Devices slowed down by send_file_underway, by receiving namespace: "NS DEV".
+declare -A THROTTLED=()
+
+# send_file_underway FROM_VM TO_VM TO_ADDR MIB: send_file_start, returning
+# once the first MiB has arrived, for a scenario to act under traffic.  The
+# rest goes at 2 Mbit/s (tbf on FROM_VM's device towards TO_ADDR), so that
+# it outlasts whatever the scenario does, however slow the machine, until
+# send_file_check lets it go at full speed.
+send_file_underway() {
+	local from=$1 to=$2 addr=$3 dev
+	send_file_start "$@"
+	dev=$(ip -n "$from" route get "$addr" | sed -n 's/.* dev \([^ ]*\).*/\1/p')
+	wait_for received_at_least "$to" $((1 << 20)) ||
+		fail "the transfer to $to does not get going"
+	run tc -n "$from" qdisc add dev "$dev" root tbf rate 2mbit burst 16k \
+		latency 200ms
+	THROTTLED[$to]="$from $dev"
+}
+
+# send_file_unfinished TO_VM WHAT: the transfer to TO_VM had not finished
+# when WHAT (just done) happened.
+send_file_unfinished() {
+	local got total
+	got=$(received_bytes "$1")
+	total=$(($(echo "${TRANSFERS[$1]}" | cut -d' ' -f2) << 20))
+	[ "$got" -lt "$total" ] ||
+		fail "the transfer to $1 ended before $2: make it longer"
+	log "$2 at $got of $total bytes"
+}
+
+send_file_check() {
+	local to=$1 from mib sent start receiver sender end bytes got
+	local src dst=$WORK/recv.$to.bin ns dev
+	read -r from mib sent start receiver sender <<< "${TRANSFERS[$to]}"
+	src=$WORK/send.$to.bin
+	unset "TRANSFERS[$to]"
+	if [ -n "${THROTTLED[$to]:-}" ]; then
+		read -r ns dev <<< "${THROTTLED[$to]}"
+		unset "THROTTLED[$to]"
+		run tc -n "$ns" qdisc del dev "$dev" root
+	fi
+	wait_background "$sender" "$WORK/socat-send.$to.log" 300 ||
+		fail "[$from] sending $mib MiB to $to failed"
+	wait_background "$receiver" "$WORK/socat-recv.$to.log" ||
 		fail "[$to] receiving $mib MiB failed"
 	end=$(date +%s.%N)
 	bytes=$(stat -c %s "$dst")
@@ -480,6 +593,13 @@ iperf3_check() {
 			IPERF_REVERSE=$bps
 		fi
 	done
+}
+
+# ip_mib NS NAME: one of the kernel's own protocol counters in NS, by its
+# nstat name (IpReasmOKs, IpExtReasmOverlaps, TcpInErrs, ...).
+ip_mib() {
+	in_ns "$1" nstat -asz "$2" | awk -v n="$2" '$1 == n { print $2; found = 1 }
+		END { exit !found }'
 }
 
 # ---- captures ---------------------------------------------------------------

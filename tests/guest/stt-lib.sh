@@ -38,6 +38,21 @@ stt_two_hosts() {
 	wait_for_ports
 }
 
+# stt_dev_pair A B KEY: namespaces A and B joined by a veth underlay and by
+# fixed-peer stt devices s0 with context id KEY, addressed and up.
+#
+#   A: s0 10.0.0.1  u0 192.0.2.1 ===== 192.0.2.2 u0  s0 10.0.0.2 :B
+stt_dev_pair() {
+	local a=$1 b=$2 key=$3
+	add_ns "$a"
+	add_ns "$b"
+	add_underlay "$a" 192.0.2.1/24 "$b" 192.0.2.2/24
+	run in_ns "$a" "$STT_CTL" add s0 remote 192.0.2.2 id "$key"
+	run in_ns "$b" "$STT_CTL" add s0 remote 192.0.2.1 id "$key"
+	stt_dev_up "$a" s0 10.0.0.1/24
+	stt_dev_up "$b" s0 10.0.0.2/24
+}
+
 # module_loaded NAME: NAME (with underscores, as lsmod prints it) is loaded.
 module_loaded() {
 	grep -q "^$1 " /proc/modules
@@ -51,6 +66,25 @@ stt_counter() {
 	in_ns "$host" ethtool -S "$dev" |
 		awk -v n="$name:" '$1 == n { print $2; found = 1 }
 			END { exit !found }'
+}
+
+# stt_counter_above HOST NAME VALUE [DEV]: counter NAME is above VALUE.
+stt_counter_above() {
+	[ "$(stt_counter "$1" "$2" "${4:-$STT_DEV}")" -gt "$3" ]
+}
+
+# stt_counters HOST [DEV]: every counter and gauge of `ethtool -S DEV` in
+# HOST, "name value" a line, for stt_counters_moved.
+stt_counters() {
+	in_ns "$1" ethtool -S "${2:-$STT_DEV}" |
+		awk -F: 'NR > 1 { sub(/^ +/, "", $1); print $1, $2 + 0 }'
+}
+
+# stt_counters_moved BEFORE AFTER: the counters that moved between two
+# stt_counters outputs (files), "name increase" a line, in ethtool's order.
+stt_counters_moved() {
+	awk 'NR == FNR { before[$1] = $2; next }
+		$2 != before[$1] { print $1, $2 - before[$1] }' "$1" "$2"
 }
 
 # stt_check_no_errors HOST [DEV]: every counter whose name says "err" is 0.
