@@ -60,18 +60,18 @@ static bool inner_is_ipv4(const struct sk_buff *skb)
  * Whether the STT header can describe @skb's partial checksum: a TCP or UDP
  * checksum whose L4 header starts within the first 255 bytes.
  */
-static bool csum_carried(const struct sk_buff *skb)
+static bool csum_carried(struct sk_buff *skb)
 {
 	int l4_offset = skb_checksum_start_offset(skb);
 
-	return !skb->csum_not_inet && l4_offset >= 0 && l4_offset <= U8_MAX &&
+	return !skb_csum_is_sctp(skb) && l4_offset >= 0 && l4_offset <= U8_MAX &&
 	       skb_network_header_len(skb) &&
 	       (skb->csum_offset == offsetof(struct tcphdr, check) ||
 		skb->csum_offset == offsetof(struct udphdr, check));
 }
 
 /* Whether @skb goes out as one STT frame, without software segmentation. */
-static bool fits_one_frame(const struct sk_buff *skb)
+static bool fits_one_frame(struct sk_buff *skb)
 {
 	if (!skb_is_gso(skb))
 		return true;

@@ -25,7 +25,15 @@ check test "$(hostname)" = stt-guest
 check test "$(uname -r)" = "$STT_KVER"
 check test "$(cat /proc/sys/kernel/panic_on_warn)" = 1
 check test "$(cat /proc/sys/kernel/panic_on_oops)" = 1
-check grep -q slub_debug=FZPU /proc/cmdline
+# Memory debugging: slab debugging on distro kernels, KASAN and kmemleak on
+# the debug kernel.
+case $STT_KVER in
+*-stt-debug)
+	check sh -c 'dmesg | grep -q "KernelAddressSanitizer initialized"'
+	check test -w /sys/kernel/debug/kmemleak ;;
+*)
+	check grep -q slub_debug=FZPU /proc/cmdline ;;
+esac
 check test -f "$STT_REPO/tests/guest/lib.sh"
 check ip link show lo up
 check ip netns add selftest
