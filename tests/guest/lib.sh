@@ -486,19 +486,19 @@ received_at_least() {
 declare -A THROTTLED=()
 
 # send_file_underway FROM_VM TO_VM TO_ADDR MIB: send_file_start, returning
-# once the first MiB has arrived, for a scenario to act under traffic.  The
-# rest goes at 2 Mbit/s (tbf on FROM_VM's device towards TO_ADDR), so that
-# it outlasts whatever the scenario does, however slow the machine, until
+# once the bytes flow, for a scenario to act under traffic.  They flow at
+# 1 Mbit/s (tbf on FROM_VM's device towards TO_ADDR), so that the transfer
+# outlasts whatever the scenario does, however slow the machine, until
 # send_file_check lets it go at full speed.
 send_file_underway() {
 	local from=$1 to=$2 addr=$3 dev
-	send_file_start "$@"
 	dev=$(ip -n "$from" route get "$addr" | sed -n 's/.* dev \([^ ]*\).*/\1/p')
-	wait_for received_at_least "$to" $((1 << 20)) ||
-		fail "the transfer to $to does not get going"
-	run tc -n "$from" qdisc add dev "$dev" root tbf rate 2mbit burst 16k \
+	run tc -n "$from" qdisc add dev "$dev" root tbf rate 1mbit burst 16k \
 		latency 200ms
 	THROTTLED[$to]="$from $dev"
+	send_file_start "$@"
+	wait_for received_at_least "$to" $((64 << 10)) ||
+		fail "the transfer to $to does not get going"
 }
 
 # send_file_unfinished TO_VM WHAT: the transfer to TO_VM had not finished

@@ -27,7 +27,7 @@ set -eu
 . "$(dirname "$0")/../stt-lib.sh"
 
 KEY=0x1122334455667788
-MIB=16
+MIB=8
 
 # pair A B: stt_dev_pair over an underlay that shows real segments (sent
 # without TSO, received without GRO), so that frames are reassembled and

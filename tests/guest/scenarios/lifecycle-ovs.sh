@@ -16,7 +16,7 @@ set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../stt-lib.sh"
 
-MIB=16
+MIB=8
 
 stt_two_hosts
 # Real segments on the wire (sent without TSO, received without GRO), so
