@@ -206,8 +206,13 @@ static void rcv_segment(struct stt_port *port, struct sk_buff *skb)
 
 	stt_count(port->counters, STT_RX_SEGMENTS);
 
+	if (skb->len < skb_transport_offset(skb) + sizeof(th)) {
+		err = STT_RX_ERR_TCP_TRUNCATED;
+		goto drop;
+	}
 	/* Headers and shared info are rewritten below: own them. */
-	if (skb_unclone(skb, GFP_ATOMIC)) {
+	if (skb_unclone(skb, GFP_ATOMIC) ||
+	    !pskb_may_pull(skb, skb_transport_offset(skb) + sizeof(th))) {
 		err = STT_RX_ERR_PORT_NOMEM;
 		goto drop;
 	}
@@ -262,8 +267,10 @@ unsigned int stt_rcv_hook(void *priv, struct sk_buff *skb,
 	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
 		return NF_ACCEPT;
 	thoff = iph->ihl * 4;
-	/* Too short to be ours: leave it to TCP, which will drop it. */
-	if (!pskb_may_pull(skb, thoff + sizeof(struct tcphdr)))
+	/* Without the ports it cannot be ours: TCP will drop it.  With them,
+	 * a truncated header to our port is ours to count.
+	 */
+	if (!pskb_may_pull(skb, thoff + offsetofend(struct tcphdr, dest)))
 		return NF_ACCEPT;
 	iph = ip_hdr(skb);
 	th = (const struct tcphdr *)(skb->data + thoff);

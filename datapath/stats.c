@@ -33,6 +33,7 @@ static const char * const counter_names[STT_RX_ERR_LIB] = {
 	[STT_RX_ERR_BAD_CSUM]		= "rx_err_bad_csum",
 	[STT_RX_ERR_TCP_FLAGS]		= "rx_err_tcp_flags",
 	[STT_RX_ERR_TCP_DOFF]		= "rx_err_tcp_doff",
+	[STT_RX_ERR_TCP_TRUNCATED]	= "rx_err_tcp_truncated",
 	[STT_RX_ERR_NO_DEVICE]		= "rx_err_no_device",
 	[STT_RX_ERR_PORT_NOMEM]		= "rx_err_port_nomem",
 };
@@ -123,7 +124,7 @@ void stt_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats)
 
 	stats->rx_errors += c[STT_RX_ERR_INNER] + c[STT_RX_ERR_BAD_CSUM] +
 			    sum_range(c, STT_RX_ERR_TCP_FLAGS,
-				      STT_RX_ERR_TCP_DOFF) +
+				      STT_RX_ERR_TCP_TRUNCATED) +
 			    sum_range(c, STT_RX_ERR_LIB, STT_COUNTER_MAX - 1);
 	stats->rx_crc_errors += c[STT_RX_ERR_BAD_CSUM];
 	stats->rx_frame_errors += c[STT_RX_REASM_TIMEOUTS];

@@ -43,6 +43,7 @@ enum stt_counter {
 	STT_RX_ERR_BAD_CSUM,
 	STT_RX_ERR_TCP_FLAGS,
 	STT_RX_ERR_TCP_DOFF,
+	STT_RX_ERR_TCP_TRUNCATED,	/* TCP header cut short */
 	STT_RX_ERR_NO_DEVICE,
 	STT_RX_ERR_PORT_NOMEM,
 	/* One counter per lib/ rejection reason, named after it. */
