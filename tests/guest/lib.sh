@@ -345,16 +345,16 @@ tunnel_device() {
 
 # ---- links ------------------------------------------------------------------
 
-# add_underlay HOST_A ADDR_A HOST_B ADDR_B [MTU]: a veth pair named u0 at both
-# ends joining two hosts' namespaces.
+# add_underlay HOST_A ADDR_A HOST_B ADDR_B [MTU [NAME]]: a veth pair named
+# NAME (default u0) at both ends joining two hosts' namespaces.
 add_underlay() {
-	local a=$1 addr_a=$2 b=$3 addr_b=$4 mtu=${5:-1500}
-	run ip link add u0 netns "$a" mtu "$mtu" type veth \
-		peer name u0 netns "$b" mtu "$mtu"
-	set_address "$a" u0 "$addr_a"
-	set_address "$b" u0 "$addr_b"
-	ip -n "$a" link set u0 up
-	ip -n "$b" link set u0 up
+	local a=$1 addr_a=$2 b=$3 addr_b=$4 mtu=${5:-1500} name=${6:-u0}
+	run ip link add "$name" netns "$a" mtu "$mtu" type veth \
+		peer name "$name" netns "$b" mtu "$mtu"
+	set_address "$a" "$name" "$addr_a"
+	set_address "$b" "$name" "$addr_b"
+	ip -n "$a" link set "$name" up
+	ip -n "$b" link set "$name" up
 }
 
 # add_dummy NS ADDR...: a dummy device dummy0 in NS holding every ADDR, an
