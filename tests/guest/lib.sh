@@ -487,14 +487,13 @@ declare -A THROTTLED=()
 
 # send_file_underway FROM_VM TO_VM TO_ADDR MIB: send_file_start, returning
 # once the bytes flow, for a scenario to act under traffic.  They flow at
-# 1 Mbit/s (tbf on FROM_VM's device towards TO_ADDR), so that the transfer
-# outlasts whatever the scenario does, however slow the machine, until
-# send_file_check lets it go at full speed.
+# 1 Mbit/s (netem's rate on FROM_VM's device towards TO_ADDR), so that the
+# transfer outlasts whatever the scenario does, however slow the machine,
+# until send_file_check lets it go at full speed.
 send_file_underway() {
 	local from=$1 to=$2 addr=$3 dev
 	dev=$(ip -n "$from" route get "$addr" | sed -n 's/.* dev \([^ ]*\).*/\1/p')
-	run tc -n "$from" qdisc add dev "$dev" root tbf rate 1mbit burst 16k \
-		latency 200ms
+	run tc -n "$from" qdisc add dev "$dev" root netem rate 1mbit
 	THROTTLED[$to]="$from $dev"
 	send_file_start "$@"
 	wait_for received_at_least "$to" $((64 << 10)) ||

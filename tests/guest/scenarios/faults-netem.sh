@@ -14,7 +14,8 @@
 # Where netem sits, and why: netem handles whole skbs, and an STT frame
 # leaves the stt device as one GSO skb; a qdisc on a's u0 would see it
 # before the device segments it (that happens after dequeue), so a loss
-# would take a whole frame and reassembly would never notice.  So a's u0
+# would take a whole frame and reassembly would never notice (tried: netem
+# on a's u0 counted one drop, and b missed the 20 segments of a frame).  So a's u0
 # segments in software with checksums computed (no TSO, GSO or checksum
 # offload: real wire segments with real checksums), b's u0 does not merge
 # them again (no GRO), and netem sits on b's side of the wire: b's ingress
@@ -28,8 +29,14 @@ set -eu
 KEY=0x1122334455667788
 
 stt_dev_pair a b $KEY
-run in_ns a ethtool -K u0 tso off gso off tx off
-run in_ns b ethtool -K u0 gro off
+run in_ns a ethtool -K u0 tso off gso off tx off > /dev/null
+run in_ns b ethtool -K u0 gro off > /dev/null
+# No ARP through the tunnel: a frame the neighbour code sends on its own
+# between reading a's counters and b's would count on one side only.
+run ip -n a neigh replace 10.0.0.2 dev s0 nud permanent \
+	lladdr "$(in_ns b cat /sys/class/net/s0/address)"
+run ip -n b neigh replace 10.0.0.1 dev s0 nud permanent \
+	lladdr "$(in_ns a cat /sys/class/net/s0/address)"
 # numifbs=0: no ifb devices in the initial namespace, just ours.
 run modprobe ifb numifbs=0
 run ip -n b link add ifb0 type ifb

@@ -51,8 +51,9 @@ stt_devices() {
 	done
 }
 
-# flood NS DEST: a ping flood with 8000-byte echoes (each a frame of
-# several segments) from NS to DEST in the background; sets FLOOD.
+# flood NS DEST: a ping flood with 8000-byte echoes from NS to DEST in the
+# background (each 1500-byte fragment an STT frame of two segments); sets
+# FLOOD.
 flood() {
 	log "+ [$1] ping -f -s 8000 $2 &"
 	background "$WORK/flood-$1.log" ip netns exec "$1" \
@@ -62,8 +63,8 @@ flood() {
 		fail "[$1] no replies to the ping flood"
 }
 
-# stop FLOOD: end a ping flood that may have lost its way.
-stop() {
+# stop_flood PID: end a ping flood that may have lost its way.
+stop_flood() {
 	kill -INT "$1" 2>/dev/null || true
 	wait "$1" 2>/dev/null || true
 }
@@ -105,7 +106,7 @@ send_file_check b
 flood c 10.0.0.2
 del_ns d
 wait_for sh -c "! ip -n c link show u0" || fail "[c] u0 outlived namespace d"
-stop "$FLOOD"
+stop_flood "$FLOOD"
 log "namespace d and its devices are gone"
 
 # Devices whose underlay namespace goes away under traffic go with it,
@@ -122,7 +123,7 @@ flood e 10.0.1.2
 del_ns under
 wait_for sh -c "! ip -n e link show s0 && ! ip -n f link show s0" ||
 	fail "s0 of e or f outlived its underlay namespace"
-stop "$FLOOD"
+stop_flood "$FLOOD"
 log "the underlay namespace took s0 of e and f with it"
 
 # vport_stt holds stt; stt itself is held by nothing, not even by devices.
@@ -138,6 +139,6 @@ run rmmod stt
 ! module_loaded stt || fail "stt is still loaded"
 left=$(stt_devices)
 [ -z "$left" ] || fail "stt devices left after unloading stt: $left"
-stop "$FLOOD"
+stop_flood "$FLOOD"
 log "stt unloaded under traffic and removed every device"
 log "PASS lifecycle-dev"
