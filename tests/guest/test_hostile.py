@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Hostile input from the underlay, per installed kernel, with the STT
+modules under test:
+
+    /usr/bin/python3 -m pytest -v tests/guest/test_hostile.py \\
+        --stt-modules-dir '_build/{short}/datapath/linux'
+
+tools/stt-attack crafts the input; `stt-attack --list` names every class.
+Timeouts are bounds for a busy 2-core machine, not expected durations.
+"""
+
+
+def test_hostile(scenario):
+    """Every class of malformed, conflicting or abusive STT input, and a
+    flood of 20000 first segments, while 64 MiB cross the tunnel: each
+    class moves exactly its own counter and is never answered, reassembly
+    memory reaches its bound and never exceeds it, drains within the
+    timeout, and the transfer arrives whole."""
+    scenario.run("hostile.sh", modules_dir=scenario.modules(), timeout=600)
+
+
+def test_hostile_unclaimed(scenario):
+    """Where no stt device uses the port (no device in the namespace, or
+    one on another port), STT input is the TCP stack's and no stt counter
+    moves; with a device on the port nothing answers."""
+    scenario.run("hostile-unclaimed.sh", modules_dir=scenario.modules(),
+                 timeout=300)
