@@ -468,8 +468,11 @@ send_file_start() {
 	receiver=$BG_PID
 	wait_listening "$to" "$port" || fail "[$to] receiver not listening"
 	log "+ [$from] socat -u OPEN:$src TCP:$addr:$port  ($mib MiB)"
+	# No time limit here: send_file_check gives the sender 300 s from when
+	# it lifts send_file_underway's throttle, however long the scenario
+	# acted before.
 	background "$WORK/socat-send.$to.log" ip netns exec "$from" \
-		timeout 300 socat -u "OPEN:$src" "TCP:$addr:$port"
+		socat -u "OPEN:$src" "TCP:$addr:$port"
 	TRANSFERS[$to]="$from $mib $sent $(date +%s.%N) $receiver $BG_PID"
 }
 
