@@ -39,26 +39,37 @@ RUN_GUEST = os.path.join(GUEST_DIR, "run-guest")
 SCENARIOS = os.path.join(GUEST_DIR, "scenarios")
 
 
-# Every guest run of this session, for the summary: (script, kernel, result).
-RUNS = []
+def guest_runs(terminalreporter):
+    """Every guest run of this session, for the summary: (script, kernel,
+    result), from the reports' user properties, so that runs made by
+    pytest-xdist workers count too."""
+    runs = []
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if getattr(report, "when", None) != "call":
+                continue
+            runs += [value for name, value in report.user_properties
+                     if name == "guest_run"]
+    return runs
 
 
 def pytest_terminal_summary(terminalreporter):
-    if not RUNS:
+    runs = guest_runs(terminalreporter)
+    if not runs:
         return
     tr = terminalreporter
     tr.section("guest runs (seconds)")
     tr.write_line("%-24s %-6s %-6s %6s %6s %6s" % (
         "scenario", "kernel", "result", "boot", "run", "total"))
     total = 0.0
-    for script, kernel, result in RUNS:
+    for script, kernel, result in runs:
         sec = (result or {}).get("seconds", {})
         total += sec.get("total", 0)
         tr.write_line("%-24s %-6s %-6s %6s %6s %6s" % (
             script, kernel, (result or {}).get("verdict", "?"),
             sec.get("boot_to_scenario", "-"), sec.get("scenario", "-"),
             sec.get("total", "-")))
-    tr.write_line("%d guest runs, %.0f s in QEMU" % (len(RUNS), total))
+    tr.write_line("%d guest runs, %.0f s in QEMU" % (len(runs), total))
 
 
 def pytest_addoption(parser):
@@ -149,9 +160,10 @@ def modules_dir(config, release):
 class Scenario:
     """Runs scenario scripts on one kernel through run-guest."""
 
-    def __init__(self, config, release, test_name):
+    def __init__(self, config, release, test_name, node=None):
         self.config = config
         self.release = release
+        self.node = node
         self.test_name = re.sub(r"[^A-Za-z0-9_.-]+", "-", test_name).strip("-")
 
     def modules(self, required=("stt.ko", "vport-stt.ko")):
@@ -200,8 +212,9 @@ class Scenario:
                 result = json.load(f)
         except (OSError, ValueError):
             result = None
-        RUNS.append((os.path.basename(script), short_name(self.release),
-                     result))
+        if self.node is not None:
+            self.node.user_properties.append(("guest_run", (
+                os.path.basename(script), short_name(self.release), result)))
         return proc, result
 
     def run(self, script, *args, modules_dir=None, timeout=300):
@@ -220,13 +233,15 @@ class Scenario:
 def scenario(request, kver):
     """Scenario runner for the test's kernel:
     scenario.run("vxlan-smoke.sh"), scenario.modules()."""
-    return Scenario(request.config, kver, request.node.originalname)
+    return Scenario(request.config, kver, request.node.originalname,
+                    request.node)
 
 
 @pytest.fixture
 def run_scenario(request):
     """run_scenario(kver, script, *args, modules_dir=None, timeout=300)"""
     def run(kver, script, *args, modules_dir=None, timeout=300):
-        return Scenario(request.config, kver, request.node.originalname).run(
+        return Scenario(request.config, kver, request.node.originalname,
+                        request.node).run(
             script, *args, modules_dir=modules_dir, timeout=timeout)
     return run

@@ -44,7 +44,7 @@ def newest(request):
     release = newest_distro_kernel()
     if not release:
         pytest.skip("no kernel installed")
-    return Scenario(request.config, release, request.node.name)
+    return Scenario(request.config, release, request.node.name, request.node)
 
 
 @pytest.mark.parametrize("script,args,timeout,reason", [
