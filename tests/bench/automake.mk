@@ -1,0 +1,18 @@
+# tests/bench/automake.mk -- the benchmark: STT against VXLAN, Geneve and no
+# tunnel, with and without Open vSwitch, over three underlay offload
+# profiles, in one QEMU guest boot (tests/bench/run; not part of "make
+# check").  "make bench" runs the full matrix, "make bench-quick" a reduced
+# one; BENCH_ARGS adds options, e.g. BENCH_ARGS="--runs 5".
+EXTRA_DIST += \
+	tests/bench/bench.sh \
+	tests/bench/debian-packages \
+	tests/bench/report \
+	tests/bench/run
+
+bench:
+	$(srcdir)/tests/bench/run $(BENCH_ARGS)
+
+bench-quick:
+	$(srcdir)/tests/bench/run --quick $(BENCH_ARGS)
+
+.PHONY: bench bench-quick

@@ -1,0 +1,528 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The benchmark, run in one guest boot by tests/bench/run (make bench): every
+# path through every underlay offload profile, each measurement repeated, the
+# paths of a round in a rotating order so that drift hits all alike.
+#
+# Paths (the sender always on the left, the receiver on the right):
+#
+#   ovs-TYPE:  vm-TYPE1 -- br0 [host1] t-TYPE -- u0 192.0.2.1 == 192.0.2.2 u0 -- t-TYPE [host2] br0 -- vm-TYPE2
+#   dev-TYPE:  [a] TYPE device -- u0 198.51.100.1 ==== 198.51.100.2 u0 -- TYPE device [b]
+#   none:      [a] u0 198.51.100.1 ==== 198.51.100.2 u0 [b]
+#
+# with TYPE stt, vxlan and geneve: Open vSwitch tunnel ports (kernel
+# datapath) and plain devices (stt-ctl, ip link).  Every tunnel's inner MTU
+# is 1450, what VXLAN and Geneve leave of a 1500-byte underlay, so that all
+# tunnels carry the same inner packets.
+#
+# CPU placement: the sender's programs run on CPU 0, the receiver's on CPU 1,
+# and receive packet steering (RPS) puts the receive processing of every
+# device where packets arrive (the underlays and the VMs' eth0) on the CPU
+# of that side.  So the data direction's transmit work (sender, encapsulation,
+# underlay transmit) lands on CPU 0 and its receive work (decapsulation,
+# Open vSwitch, the receiving TCP) on CPU 1; acknowledgments and replies
+# take the mirror image.  /proc/stat's per-CPU counters then give the cost of
+# each side.
+#
+# Output in $STT_RESULTS: runs.jsonl (one JSON object a measurement),
+# raw/ (iperf3 JSON), profile-N.txt (ethtool -k of the underlays), guest.txt,
+# perf/ (with --perf).  tests/bench/report makes the tables and charts.
+#
+# Usage: bench.sh [--runs N] [--seconds S] [--profiles 1,2,3]
+#                 [--paths none,ovs-stt,...] [--tests tcp1,tcp4,rr1,rr32,udp64]
+#                 [--perf PROFILE:PATH:TEST,...]
+
+set -eu
+. "$(dirname "$0")/../guest/lib.sh"
+. "$(dirname "$0")/../guest/stt-lib.sh"
+
+RUNS=3
+SECS=5
+PROFILES=1,2,3
+PATHS=none,ovs-stt,ovs-vxlan,ovs-geneve,dev-stt,dev-vxlan,dev-geneve
+TESTS=tcp1,tcp4,rr1,rr32,udp64
+PERF=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--runs) RUNS=$2 ;;
+	--seconds) SECS=$2 ;;
+	--profiles) PROFILES=$2 ;;
+	--paths) PATHS=$2 ;;
+	--tests) TESTS=$2 ;;
+	--perf) PERF=$2 ;;
+	*) fail "unknown option $1" ;;
+	esac
+	shift 2
+done
+
+SENDER_CPU=0
+RECEIVER_CPU=1
+INNER_MTU=1450
+RR_PORT=11111
+IPERF_PORT=5201
+RAW=$STT_RESULTS/raw
+mkdir -p "$RAW"
+: > "$STT_RESULTS/runs.jsonl"
+
+[ "$(nproc)" -ge 2 ] || fail "the benchmark needs two CPUs (run-guest --smp 2)"
+
+# ---- topology ---------------------------------------------------------------
+
+declare -A CLIENT SERVER ADDR
+
+# ovs_path TYPE NET: an Open vSwitch tunnel port t-TYPE on both hosts and a
+# VM on each end of it, 10.NET.0.1 -> 10.NET.0.2, joined by OpenFlow rules
+# (no learning: the same two datapath flows for the whole run).
+ovs_path() {
+	local type=$1 net=$2
+	add_tunnel_port host1 "t-$type" "$type" remote_ip=192.0.2.2 key=$net
+	add_tunnel_port host2 "t-$type" "$type" remote_ip=192.0.2.1 key=$net
+	add_vm "vm-${type}1" host1 "10.$net.0.1/24" $INNER_MTU
+	add_vm "vm-${type}2" host2 "10.$net.0.2/24" $INNER_MTU
+	CLIENT[ovs-$type]=vm-${type}1
+	SERVER[ovs-$type]=vm-${type}2
+	ADDR[ovs-$type]=10.$net.0.2
+}
+
+ovs_flows() {
+	local type=$1 host i
+	for i in 1 2; do
+		host=host$i
+		host_ovs "$host" ovs-ofctl add-flow br0 \
+			"in_port=vm-$type$i,actions=output:t-$type"
+		host_ovs "$host" ovs-ofctl add-flow br0 \
+			"in_port=t-$type,actions=output:vm-$type$i"
+	done
+}
+
+# dev_path TYPE NET: plain tunnel devices TYPE0 in a and b, no Open vSwitch.
+# Outer UDP checksums off, as Open vSwitch's VXLAN and Geneve ports send.
+dev_path() {
+	local type=$1 net=$2 ns local remote dev=${1:0:2}0
+	for ns in a b; do
+		if [ $ns = a ]; then
+			local=198.51.100.1 remote=198.51.100.2
+		else
+			local=198.51.100.2 remote=198.51.100.1
+		fi
+		case "$type" in
+		stt) run in_ns $ns "$STT_CTL" add "$dev" remote $remote local $local id "$net" ;;
+		vxlan) run ip -n $ns link add "$dev" type vxlan id "$net" \
+			remote $remote local $local dstport 4789 noudpcsum ;;
+		geneve) run ip -n $ns link add "$dev" type geneve id "$net" \
+			remote $remote noudpcsum ;;
+		esac
+		run ip -n $ns link set "$dev" mtu $INNER_MTU
+	done
+	stt_dev_up a "$dev" "10.$net.0.1/24"
+	stt_dev_up b "$dev" "10.$net.0.2/24"
+	CLIENT[dev-$type]=a
+	SERVER[dev-$type]=b
+	ADDR[dev-$type]=10.$net.0.2
+}
+
+# selected PATH: PATH is to be measured.
+selected() {
+	case ",$PATHS," in
+	*",$1,"*) return 0 ;;
+	esac
+	return 1
+}
+
+add_ns a
+add_ns b
+add_underlay a 198.51.100.1/24 b 198.51.100.2/24
+CLIENT[none]=a
+SERVER[none]=b
+ADDR[none]=198.51.100.2
+UNDERLAYS=("a u0" "b u0")
+RPS=("a u0 $SENDER_CPU" "b u0 $RECEIVER_CPU")
+
+OVS_TYPES=()
+for type in stt vxlan geneve; do
+	! selected "ovs-$type" || OVS_TYPES+=("$type")
+done
+if [ ${#OVS_TYPES[@]} -gt 0 ]; then
+	add_host host1 host2
+	host_ovs host1 ovs-vsctl --no-wait add-br br0
+	host_ovs host2 ovs-vsctl --no-wait add-br br0
+	add_underlay host1 192.0.2.1/24 host2 192.0.2.2/24
+	UNDERLAYS+=("host1 u0" "host2 u0")
+	RPS+=("host1 u0 $SENDER_CPU" "host2 u0 $RECEIVER_CPU")
+	net=1
+	for type in "${OVS_TYPES[@]}"; do
+		ovs_path "$type" $net
+		RPS+=("vm-${type}1 eth0 $SENDER_CPU" "vm-${type}2 eth0 $RECEIVER_CPU")
+		net=$((net + 1))
+	done
+	wait_for_ports
+	for host in host1 host2; do
+		host_ovs $host ovs-ofctl del-flows br0
+		# Datapath flows idle between a path's turns; keep them, so
+		# that no measurement starts with upcalls.
+		host_ovs $host ovs-vsctl set Open_vSwitch . \
+			other_config:max-idle=3600000
+	done
+	for type in "${OVS_TYPES[@]}"; do
+		ovs_flows "$type"
+	done
+fi
+net=4
+for type in stt vxlan geneve; do
+	! selected "dev-$type" || dev_path "$type" $net
+	net=$((net + 1))
+done
+
+# Receive processing of each device where packets arrive on the CPU of its
+# side: veth hands every packet to netif_rx(), which RPS steers.
+for dev in "${RPS[@]}"; do
+	# shellcheck disable=SC2086 # "NS DEV CPU"
+	set -- $dev
+	run in_ns "$1" sh -c \
+		"echo $((1 << $3)) > /sys/class/net/$2/queues/rx-0/rps_cpus"
+done
+
+# Every path answers before anything is measured (ARP, datapath flows).
+for path in ${PATHS//,/ }; do
+	[ -n "${ADDR[$path]:-}" ] || fail "unknown path $path"
+	ping_sizes "${CLIENT[$path]}" "${ADDR[$path]}" 1 1400
+done
+
+# ---- offload profiles -----------------------------------------------------
+
+TNL_OFF=(tx-udp_tnl-segmentation off tx-udp_tnl-csum-segmentation off)
+TNL_ON=(tx-udp_tnl-segmentation on tx-udp_tnl-csum-segmentation on)
+
+profile_name() {
+	case "$1" in
+	1) echo "all offloads" ;;
+	2) echo "TSO, no UDP-tunnel offloads" ;;
+	3) echo "no offloads" ;;
+	esac
+}
+
+# apply_profile N: set the underlay veths' offloads.
+#   1: everything on;
+#   2: TCP segmentation and checksum offload on, UDP-tunnel segmentation
+#      (with and without outer checksum) off: the NIC STT was designed for;
+#   3: no checksum offload, no segmentation offload, no GRO.
+apply_profile() {
+	local profile=$1 dev args
+	case "$profile" in
+	1) args=(rx on tx-checksum-ip-generic on sg on tso on gso on gro on
+		"${TNL_ON[@]}") ;;
+	2) args=(rx on tx-checksum-ip-generic on sg on tso on gso on gro on
+		"${TNL_OFF[@]}") ;;
+	3) args=(rx off tx-checksum-ip-generic off tso off gso off gro off
+		"${TNL_OFF[@]}") ;;
+	*) fail "unknown profile $profile" ;;
+	esac
+	log "profile $profile: $(profile_name "$profile")"
+	for dev in "${UNDERLAYS[@]}"; do
+		# shellcheck disable=SC2086 # "NS DEV"
+		set -- $dev
+		in_ns "$1" ethtool -K "$2" "${args[@]}" >> "$WORK/ethtool.log" 2>&1 ||
+			fail "[$1] ethtool -K $2 ${args[*]}: $(tail -n 3 "$WORK/ethtool.log")"
+	done
+	if [ ! -e "$STT_RESULTS/profile-$profile.txt" ]; then
+		in_ns a ethtool -k u0 > "$STT_RESULTS/profile-$profile.txt"
+	fi
+}
+
+# ---- measurements -----------------------------------------------------------
+
+# cpu_jiffies: "user nice system idle iowait irq softirq steal" of the
+# sender's and the receiver's CPU, one line each (bash builtins: cheap).
+cpu_jiffies() {
+	local name rest
+	while read -r name rest; do
+		case "$name" in
+		cpu$SENDER_CPU|cpu$RECEIVER_CPU) echo "$rest" | cut -d' ' -f1-8 ;;
+		esac
+	done < /proc/stat
+}
+
+# tcp_retrans PATH: TCP segments retransmitted so far by the namespaces at
+# both ends of PATH.
+tcp_retrans() {
+	local ns sum=0
+	for ns in "${CLIENT[$1]}" "${SERVER[$1]}"; do
+		sum=$((sum + $(in_ns "$ns" awk '$1 == "Tcp:" && !seen++ {
+				for (i = 2; i <= NF; i++) col[$i] = i; next }
+			$1 == "Tcp:" { print $col["RetransSegs"] }' /proc/net/snmp)))
+	done
+	echo $sum
+}
+
+# json_cpu BEFORE AFTER: the per-CPU jiffy deltas as a JSON object.
+json_cpu() {
+	paste -d' ' <(echo "$1") <(echo "$2") | awk -v s=$SENDER_CPU -v r=$RECEIVER_CPU '
+		{ line = "["
+		  for (i = 1; i <= 8; i++)
+			line = line (i > 1 ? "," : "") ($(i + 8) - $i)
+		  cpu[NR] = line "]" }
+		END { printf "{\"sender\":%s,\"receiver\":%s}", cpu[s + 1], cpu[r + 1] }'
+}
+
+# in_cpu CPU NS COMMAND...: run COMMAND in NS on CPU (ip netns exec execs
+# taskset, which execs COMMAND: usable with background()).
+in_cpu() {
+	local cpu=$1 ns=$2
+	shift 2
+	ip netns exec "$ns" taskset -c "$cpu" "$@"
+}
+
+SEQ=0
+CELL=
+CELL_PATH=
+RETRANS=0
+
+# record KEY=JSON...: one line of runs.jsonl for the measurement just made.
+record() {
+	local kv line="{\"seq\":$SEQ,$CELL"
+	line="$line,\"tcp_retransmits\":$(($(tcp_retrans "$CELL_PATH") - RETRANS))"
+	for kv; do
+		line="$line,\"${kv%%=*}\":${kv#*=}"
+	done
+	echo "$line}" >> "$STT_RESULTS/runs.jsonl"
+}
+
+# perf_start NAME: with --perf matching this cell, sample every CPU with
+# call graphs during the measurement (perf's own cost taints it: such
+# measurements are recorded as "perf":true and left out of the statistics).
+# perf starts with its events disabled and acknowledges enabling them, so
+# sampling covers the measurement however long perf takes to start.
+PERF_PID=
+perf_start() {
+	PERF_PID=
+	case ",$PERF," in
+	*",$1,"*) ;;
+	*) return 0 ;;
+	esac
+	mkdir -p "$STT_RESULTS/perf"
+	rm -f "$WORK/perf.data" "$WORK/perf.ctl" "$WORK/perf.ack"
+	mkfifo "$WORK/perf.ctl" "$WORK/perf.ack"
+	background "$WORK/perf.log" perf record -e cpu-clock -a -g -D -1 \
+		--control "fifo:$WORK/perf.ctl,$WORK/perf.ack" -o "$WORK/perf.data"
+	PERF_PID=$BG_PID
+	echo enable > "$WORK/perf.ctl"
+	read -r _ < "$WORK/perf.ack"
+}
+
+perf_stop() {
+	local name=$1
+	[ -n "$PERF_PID" ] || return 0
+	kill -INT "$PERF_PID"
+	wait "$PERF_PID" 2>/dev/null || true
+	cp "$WORK/perf.data" "$STT_RESULTS/perf/$name.data"
+	cat /proc/kallsyms > "$STT_RESULTS/perf/kallsyms"
+	log "perf: perf/$name.data (perf report -i ... --kallsyms=perf/kallsyms)"
+}
+
+# connected NS PORT N: NS has N established TCP connections to PORT.
+connected() {
+	[ "$(ss -N "$1" -Htn state established "( dport = :$2 )" | wc -l)" -ge "$3" ]
+}
+
+# iperf3_cell PATH NAME CONNECTIONS OPTIONS...: one iperf3 run over PATH,
+# client on the sender's CPU, server on the receiver's; JSON in
+# raw/NAME.json.  The CPU window opens once the client has its
+# CONNECTIONS (control and data): starting a program costs a lot in an
+# emulated guest, and that is not the tunnel's cost.
+iperf3_cell() {
+	local path=$1 name=$2 conns=$3 before after srv client json
+	shift 3
+	json=$RAW/$name.json
+	background "$WORK/iperf3-server.log" in_cpu $RECEIVER_CPU \
+		"${SERVER[$path]}" iperf3 -s -1 -p $IPERF_PORT
+	srv=$BG_PID
+	wait_listening "${SERVER[$path]}" $IPERF_PORT ||
+		fail "[${SERVER[$path]}] iperf3 -s not listening"
+	in_cpu $SENDER_CPU "${CLIENT[$path]}" timeout -k 10 $((SECS + 120)) \
+		iperf3 -c "${ADDR[$path]}" -p $IPERF_PORT -t "$SECS" -J "$@" \
+		> "$json" &
+	client=$!
+	wait_for connected "${CLIENT[$path]}" $IPERF_PORT "$conns" || true
+	before=$(cpu_jiffies)
+	wait "$client" || log "iperf3 $name failed: $(tail -n 3 "$json")"
+	after=$(cpu_jiffies)
+	wait_background "$srv" "$WORK/iperf3-server.log" || true
+	record "cpu=$(json_cpu "$before" "$after")" "raw=\"raw/$name.json\"" \
+		"iperf3_args=\"$*\""
+}
+
+# started DIR N: all N sockperf clients logging to DIR/c*.log are past their
+# warm-up.
+started() {
+	[ "$(grep -l 'Starting test' "$1"/c*.log 2>/dev/null | wc -l)" -eq "$2" ]
+}
+
+# uptime_now: seconds since boot, the clock of sockperf --no-rdtsc
+# (CLOCK_MONOTONIC; the guest never suspends).
+uptime_now() {
+	cut -d' ' -f1 /proc/uptime
+}
+
+# rr_cell PATH NAME CONNECTIONS: TCP request/response, 64 bytes each way:
+# CONNECTIONS sockperf ping-pong clients (one connection each, one request
+# in flight) against one sockperf server.  Starting a program costs a lot
+# in an emulated guest and the clients start one after the other, so they
+# get a long run time; once all are past their warm-up, SECS seconds are
+# measured, and SIGALRM (their own end-of-test timer) stops them.
+# sockperf keeps every sample in memory, sized by --mps times -t: the caps
+# are far above what one connection does in the guest.  Transactions per
+# second and round-trip percentiles come from the clients' full logs, over
+# the part of the window all of them cover.
+rr_cell() {
+	local path=$1 name=$2 conns=$3 mps=100000 before after t0 t1 srv
+	local launcher dir=$WORK/rr
+	[ "$conns" -eq 1 ] || mps=20000
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	echo "T:${ADDR[$path]}:$RR_PORT" > "$dir/feed"
+	background "$dir/server.log" in_cpu $RECEIVER_CPU "${SERVER[$path]}" \
+		sockperf server -f "$dir/feed" -F epoll --uc-reuseaddr
+	srv=$BG_PID
+	wait_listening "${SERVER[$path]}" $RR_PORT ||
+		fail "[${SERVER[$path]}] sockperf server not listening"
+	# One shell starts them all (one ip netns exec, not CONNECTIONS);
+	# stdbuf makes their logs line-buffered for started().
+	in_cpu $SENDER_CPU "${CLIENT[$path]}" sh -c '
+		i=0
+		while [ $i -lt "$1" ]; do
+			stdbuf -oL sockperf ping-pong --tcp -i "$2" -p "$3" \
+				-t "$4" --mps "$5" -m 64 --no-rdtsc \
+				--full-log "$6/c$i.csv" > "$6/c$i.log" 2>&1 &
+			echo $! >> "$6/pids"
+			i=$((i + 1))
+		done
+		wait' sh "$conns" "${ADDR[$path]}" $RR_PORT $((SECS + 30)) $mps \
+		"$dir" &
+	launcher=$!
+	if ! wait_for -t 300 started "$dir" "$conns"; then
+		mkdir -p "$RAW/$name"
+		cp "$dir"/*.log "$RAW/$name/"
+		fail "rr $name: $(grep -L 'Starting test' "$dir"/c*.log | wc -l)" \
+			"of $conns sockperf clients did not start (raw/$name/)"
+	fi
+	t0=$(uptime_now)
+	before=$(cpu_jiffies)
+	sleep "$SECS"
+	t1=$(uptime_now)
+	after=$(cpu_jiffies)
+	# shellcheck disable=SC2046 # one PID a word
+	kill -ALRM $(cat "$dir/pids")
+	wait "$launcher" || true
+	kill "$srv" 2>/dev/null || true
+	wait "$srv" 2>/dev/null || true
+	# Full log lines: "packet, tx time, rx time, latency".  Counted are
+	# the transactions within [t0, t1] that every client's log covers
+	# (sockperf leaves the first and last moments of its run out).
+	local stats n span mean p50 p99 clients
+	stats=$(awk -F', *' -v t0="$t0" -v t1="$t1" '
+		NF == 4 && $1 ~ /^[0-9]+$/ {
+			if (!(FILENAME in first)) { first[FILENAME] = $3; files++ }
+			last[FILENAME] = $3
+			rtt[FILENAME, ++count[FILENAME]] = ($3 - $2) * 1e6
+			at[FILENAME, count[FILENAME]] = $3 }
+		END {
+			lo = t0; hi = t1
+			for (f in first) {
+				if (first[f] > lo) lo = first[f]
+				if (last[f] < hi) hi = last[f] }
+			for (f in count)
+				for (i = 1; i <= count[f]; i++)
+					if (at[f, i] >= lo && at[f, i] <= hi)
+						printf "%.3f\n", rtt[f, i]
+			printf "window %.6f %d\n", hi - lo, files }' "$dir"/c*.csv |
+		sort -n | awk '
+		$1 == "window" { span = $2; files = $3; next }
+		{ v[++n] = $1; sum += $1 }
+		END {
+			if (n == 0 || span <= 0) { print 0, 0, 0, 0, 0, files + 0; exit }
+			printf "%d %.6f %.3f %.3f %.3f %d\n", n, span, sum / n,
+				v[int(n * 0.50 + 0.999999)], v[int(n * 0.99 + 0.999999)], files }')
+	read -r n span mean p50 p99 clients <<< "$stats"
+	if [ "$clients" -ne "$conns" ] || [ "$n" -eq 0 ]; then
+		log "rr $name: $n transactions from $clients of $conns clients;" \
+			"logs in raw/$name/"
+		mkdir -p "$RAW/$name"
+		cp "$dir"/*.log "$RAW/$name/"
+	fi
+	record "cpu=$(json_cpu "$before" "$after")" "connections=$conns" \
+		"clients_measured=$clients" "transactions=$n" "window_s=$span" \
+		"rtt_mean_us=$mean" "rtt_p50_us=$p50" "rtt_p99_us=$p99"
+}
+
+# measure RUN PROFILE PATH TEST [perf]
+measure() {
+	local run=$1 profile=$2 path=$3 test=$4 perf=${5:-} name
+	name=p$profile-$path-$test-r$run
+	SEQ=$((SEQ + 1))
+	CELL="\"run\":$run,\"profile\":$profile,\"path\":\"$path\",\"test\":\"$test\",\"seconds\":$SECS"
+	[ -z "$perf" ] || { CELL="$CELL,\"perf\":true"; name=$name-perf; }
+	CELL="$CELL,\"uptime\":$(cut -d' ' -f1 /proc/uptime)"
+	log "measure $name"
+	CELL_PATH=$path
+	RETRANS=$(tcp_retrans "$path")
+	[ -z "$perf" ] || perf_start "$profile:$path:$test"
+	case "$test" in
+	tcp1) iperf3_cell "$path" "$name" 2 ;;
+	tcp4) iperf3_cell "$path" "$name" 5 -P 4 ;;
+	udp64) iperf3_cell "$path" "$name" 1 -u -l 64 -b 0 ;;
+	rr1) rr_cell "$path" "$name" 1 ;;
+	rr32) rr_cell "$path" "$name" 32 ;;
+	*) fail "unknown test $test" ;;
+	esac
+	[ -z "$perf" ] || perf_stop "$name"
+}
+
+{
+	echo "kernel $(uname -r)"
+	echo "cpus $(nproc)"
+	echo "clk_tck $(getconf CLK_TCK)"
+	echo "iperf3 $(iperf3 --version | head -n 1)"
+	echo "sockperf $(sockperf --version 2>&1 | head -n 1)"
+	echo "runs $RUNS seconds $SECS profiles $PROFILES paths $PATHS tests $TESTS"
+	lsmod | grep -E '^(stt|vport_stt|vxlan|geneve|openvswitch) ' || true
+	echo "slab_debug red_zone=$(cat /sys/kernel/slab/kmalloc-64/red_zone 2>/dev/null) poison=$(cat /sys/kernel/slab/kmalloc-64/poison 2>/dev/null)"
+	echo "cmdline $(cat /proc/cmdline)"
+} > "$STT_RESULTS/guest.txt"
+
+# ---- the matrix -------------------------------------------------------------
+
+read -r -a paths <<< "${PATHS//,/ }"
+rotation=0
+for ((run = 1; run <= RUNS; run++)); do
+	for profile in ${PROFILES//,/ }; do
+		apply_profile "$profile"
+		for test in ${TESTS//,/ }; do
+			# Each round starts one path later than the last.
+			for ((i = 0; i < ${#paths[@]}; i++)); do
+				path=${paths[(i + rotation) % ${#paths[@]}]}
+				measure "$run" "$profile" "$path" "$test"
+			done
+			rotation=$((rotation + 1))
+		done
+	done
+done
+
+for cell in ${PERF//,/ }; do
+	IFS=: read -r profile path test <<< "$cell"
+	apply_profile "$profile"
+	measure 1 "$profile" "$path" "$test" perf
+done
+
+# The tunnels stayed healthy throughout; their counters go with the results.
+STT_DEVS=()
+! selected ovs-stt || STT_DEVS+=("host1 $STT_DEV" "host2 $STT_DEV")
+! selected dev-stt || STT_DEVS+=("a st0" "b st0")
+for dev in "${STT_DEVS[@]}"; do
+	# shellcheck disable=SC2086 # "NS DEV"
+	set -- $dev
+	stt_check_no_errors "$1" "$2"
+	echo "[$1] ethtool -S $2" >> "$STT_RESULTS/stt-counters.txt"
+	in_ns "$1" ethtool -S "$2" | grep -v ': 0$' >> "$STT_RESULTS/stt-counters.txt"
+done
+log "bench: $SEQ measurements in $SECONDS s"
