@@ -217,11 +217,23 @@ start_vswitchd() {
 		--no-chdir --log-file -vconsole:off
 }
 
+# ovs_clock_ready: the machine has been up for more than 10 s.  Open
+# vSwitch 3.1 counts the CPUs only once its monotonic clock (time since
+# boot) has passed 10 s; before that it sizes its per-CPU upcall handlers for
+# none and loses every upcall (ovs-dpctl show: "lost"), even after it adds
+# handlers.  A guest can be that fast.
+ovs_clock_ready() {
+	local up _
+	read -r up _ < /proc/uptime
+	[ "${up%.*}" -ge 11 ]
+}
+
 # add_host NAME...: for each NAME a namespace with its own ovsdb-server and
 # ovs-vswitchd (and so its own kernel datapath, made with the first bridge).
 # Several hosts start at the same time.
 add_host() {
 	local host pids=() i=0 rc
+	wait_for ovs_clock_ready
 	modprobe openvswitch
 	for host; do
 		mkdir -p "$(ovs_dir "$host")"
