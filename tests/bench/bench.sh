@@ -106,19 +106,19 @@ ovs_flows() {
 # dev_path TYPE NET: plain tunnel devices TYPE0 in a and b, no Open vSwitch.
 # Outer UDP checksums off, as Open vSwitch's VXLAN and Geneve ports send.
 dev_path() {
-	local type=$1 net=$2 ns local remote dev=${1:0:2}0
+	local type=$1 net=$2 ns here there dev=${1:0:2}0
 	for ns in a b; do
 		if [ $ns = a ]; then
-			local=198.51.100.1 remote=198.51.100.2
+			here=198.51.100.1 there=198.51.100.2
 		else
-			local=198.51.100.2 remote=198.51.100.1
+			here=198.51.100.2 there=198.51.100.1
 		fi
 		case "$type" in
-		stt) run in_ns $ns "$STT_CTL" add "$dev" remote $remote local $local id "$net" ;;
+		stt) run in_ns $ns "$STT_CTL" add "$dev" remote $there local $here id "$net" ;;
 		vxlan) run ip -n $ns link add "$dev" type vxlan id "$net" \
-			remote $remote local $local dstport 4789 noudpcsum ;;
+			remote $there local $here dstport 4789 noudpcsum ;;
 		geneve) run ip -n $ns link add "$dev" type geneve id "$net" \
-			remote $remote noudpcsum ;;
+			remote $there noudpcsum ;;
 		esac
 		run ip -n $ns link set "$dev" mtu $INNER_MTU
 	done
@@ -245,7 +245,7 @@ cpu_jiffies() {
 	local name rest
 	while read -r name rest; do
 		case "$name" in
-		cpu$SENDER_CPU|cpu$RECEIVER_CPU) echo "$rest" | cut -d' ' -f1-8 ;;
+		"cpu$SENDER_CPU"|"cpu$RECEIVER_CPU") echo "$rest" | cut -d' ' -f1-8 ;;
 		esac
 	done < /proc/stat
 }
@@ -295,11 +295,10 @@ record() {
 	echo "$line}" >> "$STT_RESULTS/runs.jsonl"
 }
 
-# perf_start NAME: with --perf matching this cell, sample every CPU with
-# call graphs during the measurement (perf's own cost taints it: such
-# measurements are recorded as "perf":true and left out of the statistics).
-# perf starts with its events disabled and acknowledges enabling them, so
-# sampling covers the measurement however long perf takes to start.
+# perf_start NAME: with --perf matching this cell, start perf sampling every
+# CPU with call graphs, its events disabled until window_open.  perf's own
+# cost taints the measurement: such measurements are recorded as
+# "perf":true and left out of the statistics.
 PERF_PID=
 perf_start() {
 	PERF_PID=
@@ -313,7 +312,15 @@ perf_start() {
 	background "$WORK/perf.log" perf record -e cpu-clock -a -g -D -1 \
 		--control "fifo:$WORK/perf.ctl,$WORK/perf.ack" -o "$WORK/perf.data"
 	PERF_PID=$BG_PID
-	echo enable > "$WORK/perf.ctl"
+	# perf answers once it is ready, however long it takes to start.
+	perf_ctl disable
+}
+
+# perf_ctl COMMAND: tell perf (if running) to enable or disable its events,
+# and wait for its acknowledgment.
+perf_ctl() {
+	[ -n "$PERF_PID" ] || return 0
+	echo "$1" > "$WORK/perf.ctl"
 	read -r _ < "$WORK/perf.ack"
 }
 
@@ -327,6 +334,18 @@ perf_stop() {
 	log "perf: perf/$name.data (perf report -i ... --kallsyms=perf/kallsyms)"
 }
 
+# window_open, window_close: the measurement window, whose CPU time goes in
+# CPU_BEFORE and CPU_AFTER (and which perf samples, with --perf).
+window_open() {
+	perf_ctl enable
+	CPU_BEFORE=$(cpu_jiffies)
+}
+
+window_close() {
+	CPU_AFTER=$(cpu_jiffies)
+	perf_ctl disable
+}
+
 # connected NS PORT N: NS has N established TCP connections to PORT.
 connected() {
 	[ "$(ss -N "$1" -Htn state established "( dport = :$2 )" | wc -l)" -ge "$3" ]
@@ -338,7 +357,7 @@ connected() {
 # CONNECTIONS (control and data): starting a program costs a lot in an
 # emulated guest, and that is not the tunnel's cost.
 iperf3_cell() {
-	local path=$1 name=$2 conns=$3 before after srv client json
+	local path=$1 name=$2 conns=$3 srv client json
 	shift 3
 	json=$RAW/$name.json
 	background "$WORK/iperf3-server.log" in_cpu $RECEIVER_CPU \
@@ -351,11 +370,11 @@ iperf3_cell() {
 		> "$json" &
 	client=$!
 	wait_for connected "${CLIENT[$path]}" $IPERF_PORT "$conns" || true
-	before=$(cpu_jiffies)
+	window_open
 	wait "$client" || log "iperf3 $name failed: $(tail -n 3 "$json")"
-	after=$(cpu_jiffies)
+	window_close
 	wait_background "$srv" "$WORK/iperf3-server.log" || true
-	record "cpu=$(json_cpu "$before" "$after")" "raw=\"raw/$name.json\"" \
+	record "cpu=$(json_cpu "$CPU_BEFORE" "$CPU_AFTER")" "raw=\"raw/$name.json\"" \
 		"iperf3_args=\"$*\""
 }
 
@@ -382,7 +401,7 @@ uptime_now() {
 # second and round-trip percentiles come from the clients' full logs, over
 # the part of the window all of them cover.
 rr_cell() {
-	local path=$1 name=$2 conns=$3 mps=100000 before after t0 t1 srv
+	local path=$1 name=$2 conns=$3 mps=100000 t0 t1 srv
 	local launcher dir=$WORK/rr
 	[ "$conns" -eq 1 ] || mps=20000
 	rm -rf "$dir"
@@ -414,10 +433,10 @@ rr_cell() {
 			"of $conns sockperf clients did not start (raw/$name/)"
 	fi
 	t0=$(uptime_now)
-	before=$(cpu_jiffies)
+	window_open
 	sleep "$SECS"
 	t1=$(uptime_now)
-	after=$(cpu_jiffies)
+	window_close
 	# shellcheck disable=SC2046 # one PID a word
 	kill -ALRM $(cat "$dir/pids")
 	wait "$launcher" || true
@@ -457,7 +476,7 @@ rr_cell() {
 		mkdir -p "$RAW/$name"
 		cp "$dir"/*.log "$RAW/$name/"
 	fi
-	record "cpu=$(json_cpu "$before" "$after")" "connections=$conns" \
+	record "cpu=$(json_cpu "$CPU_BEFORE" "$CPU_AFTER")" "connections=$conns" \
 		"clients_measured=$clients" "transactions=$n" "window_s=$span" \
 		"rtt_mean_us=$mean" "rtt_p50_us=$p50" "rtt_p99_us=$p99"
 }
