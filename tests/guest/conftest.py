@@ -70,6 +70,13 @@ def pytest_terminal_summary(terminalreporter):
             sec.get("boot_to_scenario", "-"), sec.get("scenario", "-"),
             sec.get("total", "-")))
     tr.write_line("%d guest runs, %.0f s in QEMU" % (len(runs), total))
+    for script, kernel, result in runs:
+        for crash in (result or {}).get("boot_crashes", []):
+            tr.write_line("%s on %s: the kernel stopped before init after "
+                          "%s s and was booted again; %s" % (
+                              script, kernel, crash["seconds"],
+                              crash["first_bad_line"]
+                              or "no kernel log line says why"))
 
 
 def pytest_addoption(parser):
@@ -186,15 +193,20 @@ class Scenario:
                                           how), pytrace=False)
         return path
 
-    def invoke(self, script, *args, modules_dir=None, timeout=300):
+    def results_dir(self):
+        """Where run-guest leaves this test's files."""
+        return os.path.join(self.config.getoption("stt_results"),
+                            "%s-%s" % (self.test_name,
+                                       short_name(self.release)))
+
+    def invoke(self, script, *args, modules_dir=None, timeout=300,
+               append=()):
         """Boot the kernel and run SCRIPT (a path, or a name in scenarios/)
-        with ARGS.  Returns (completed run-guest process, parsed result.json
-        or None)."""
+        with ARGS, APPEND added to the kernel command line.  Returns
+        (completed run-guest process, parsed result.json or None)."""
         if not os.path.isabs(script):
             script = os.path.join(SCENARIOS, script)
-        results = os.path.join(self.config.getoption("stt_results"),
-                               "%s-%s" % (self.test_name,
-                                          short_name(self.release)))
+        results = self.results_dir()
         timeout *= self.config.getoption("stt_timeout_scale")
         if short_name(self.release).endswith("-debug"):
             timeout *= DEBUG_KERNEL_SLOWDOWN
@@ -204,6 +216,8 @@ class Scenario:
             list(modules_dir or [])
         for d in dirs:
             cmd += ["--modules", d]
+        for word in append:
+            cmd += ["--append", word]
         cmd += ["--", script] + [str(a) for a in args]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         print(proc.stdout + proc.stderr)

@@ -61,3 +61,22 @@ def test_rig_fails(newest, script, args, timeout, reason):
     assert result["verdict"] == "FAIL", report
     assert any(reason in r for r in result["reasons"]), report
     assert "---- guest console" in proc.stdout, report
+
+
+def test_rig_boots_again_once(newest):
+    """A guest that stops before init (here: the initramfs cannot find the
+    guest init) is booted once more, its console kept; stopping again fails
+    the run."""
+    proc, result = newest.invoke(os.path.join(SELFTEST, "boot.sh"),
+                                 timeout=120,
+                                 append=["rig.init=/no-such-guest-init"])
+    report = proc.stdout + proc.stderr
+    assert proc.returncode == 1, report
+    assert "stopped before init" in proc.stdout, report
+    assert any("guest stopped before the scenario finished" in r
+               for r in result["reasons"]), report
+    crashes = result["boot_crashes"]
+    assert len(crashes) == 1, report
+    with open(os.path.join(newest.results_dir(), crashes[0]["console"]),
+              errors="replace") as f:
+        assert "guest init /no-such-guest-init not found" in f.read(), report
