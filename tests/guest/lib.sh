@@ -185,9 +185,12 @@ start_ovs() {
 	host_ovs "$host" ovsdb-server "$dir/conf.db" \
 		--remote="punix:$dir/db.sock" --pidfile --detach --no-chdir \
 		--log-file -vconsole:off
+	# Datapath flows live a minute unused, not the default 10 s: on the
+	# emulated debug kernel a check of the flow a ping made can come more
+	# than 10 s after the ping.
 	host_ovs "$host" ovs-vsctl --no-wait -- init \
 		-- set Open_vSwitch . external-ids:system-id="$host" \
-		external-ids:hostname="$host"
+		external-ids:hostname="$host" other_config:max-idle=60000
 	start_vswitchd "$host"
 }
 
