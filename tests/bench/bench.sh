@@ -31,7 +31,10 @@
 #
 # Usage: bench.sh [--runs N] [--seconds S] [--profiles 1,2,3]
 #                 [--paths none,ovs-stt,...] [--tests tcp1,tcp4,rr1,rr32,udp64]
-#                 [--perf PROFILE:PATH:TEST,...]
+#                 [--perf PROFILE:PATH:TEST,...] [--resume]
+#
+# --resume keeps the runs.jsonl of an earlier boot of the same benchmark
+# (one that crashed) and measures only the cells it lacks.
 
 set -eu
 . "$(dirname "$0")/../guest/lib.sh"
@@ -43,8 +46,10 @@ PROFILES=1,2,3
 PATHS=none,ovs-stt,ovs-vxlan,ovs-geneve,dev-stt,dev-vxlan,dev-geneve
 TESTS=tcp1,tcp4,rr1,rr32,udp64
 PERF=
+RESUME=false
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--resume) RESUME=true; shift; continue ;;
 	--runs) RUNS=$2 ;;
 	--seconds) SECS=$2 ;;
 	--profiles) PROFILES=$2 ;;
@@ -63,7 +68,9 @@ RR_PORT=11111
 IPERF_PORT=5201
 RAW=$STT_RESULTS/raw
 mkdir -p "$RAW"
-: > "$STT_RESULTS/runs.jsonl"
+# --resume: a guest that crashed left runs.jsonl; measure what it lacks.
+$RESUME || : > "$STT_RESULTS/runs.jsonl"
+BOOT_ID=$(cat /proc/sys/kernel/random/boot_id)
 
 [ "$(nproc)" -ge 2 ] || fail "the benchmark needs two CPUs (run-guest --smp 2)"
 
@@ -280,7 +287,7 @@ in_cpu() {
 	ip netns exec "$ns" taskset -c "$cpu" "$@"
 }
 
-SEQ=0
+SEQ=$(wc -l < "$STT_RESULTS/runs.jsonl")
 CELL=
 CELL_PATH=
 RETRANS=0
@@ -488,7 +495,11 @@ measure() {
 	SEQ=$((SEQ + 1))
 	CELL="\"run\":$run,\"profile\":$profile,\"path\":\"$path\",\"test\":\"$test\",\"seconds\":$SECS"
 	[ -z "$perf" ] || { CELL="$CELL,\"perf\":true"; name=$name-perf; }
-	CELL="$CELL,\"uptime\":$(cut -d' ' -f1 /proc/uptime)"
+	if grep -qF "$CELL,\"uptime\"" "$STT_RESULTS/runs.jsonl"; then
+		log "measured $name in an earlier boot"
+		return 0
+	fi
+	CELL="$CELL,\"uptime\":$(cut -d' ' -f1 /proc/uptime),\"boot\":\"$BOOT_ID\""
 	log "measure $name"
 	CELL_PATH=$path
 	RETRANS=$(tcp_retrans "$path")
