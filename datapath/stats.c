@@ -15,6 +15,7 @@ static const char * const counter_names[STT_RX_ERR_LIB] = {
 	[STT_TX_SEGMENTS]		= "tx_segments",
 	[STT_TX_SW_SEGMENTED]		= "tx_sw_segmented",
 	[STT_TX_NO_TUNNEL_INFO]	= "tx_drop_no_tunnel_info",
+	[STT_TX_DROP_IP_OUTPUT]	= "tx_drop_ip_output",
 	[STT_TX_ERR_FAMILY]		= "tx_err_family",
 	[STT_TX_ERR_ROUTE]		= "tx_err_route",
 	[STT_TX_ERR_LOOP]		= "tx_err_loop",
@@ -120,6 +121,9 @@ void stt_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats)
 	stats->tx_errors += sum_range(c, STT_TX_ERR_FAMILY, STT_TX_ERR_GSO);
 	stats->tx_carrier_errors += c[STT_TX_ERR_ROUTE];
 	stats->collisions += c[STT_TX_ERR_LOOP];
+	/* STT_TX_DROP_IP_OUTPUT is in tx_dropped or tx_errors already:
+	 * iptunnel_xmit() counted it in the device's own stats.
+	 */
 	stats->tx_dropped += c[STT_TX_NO_TUNNEL_INFO] + c[STT_TX_ERR_NOMEM];
 
 	stats->rx_errors += c[STT_RX_ERR_INNER] + c[STT_RX_ERR_BAD_CSUM] +

@@ -141,6 +141,17 @@ static void push_tcp_header(struct stt_dev *stt, struct sk_buff *skb,
 	}
 }
 
+/*
+ * iptunnel_xmit() returns nothing: it counts a frame IP output took in the
+ * device's per-CPU tstats and one it refused (netfilter, neighbour queue,
+ * underlay device) in tx_dropped or tx_errors.  Transmit runs with bottom
+ * halves off, so this CPU's tx_packets moves only if IP took our frame.
+ */
+static u64 tx_packets_this_cpu(struct net_device *dev)
+{
+	return u64_stats_read(&this_cpu_ptr(dev->tstats)->tx_packets);
+}
+
 /* Sends one inner frame that the STT header can fully describe. */
 static void xmit_frame(struct stt_dev *stt, struct sk_buff *skb,
 		       const struct tx_path *path)
@@ -148,6 +159,7 @@ static void xmit_frame(struct stt_dev *stt, struct sk_buff *skb,
 	struct stt_hdr_fields f = { };
 	unsigned int headroom;
 	enum stt_counter err;
+	u64 sent_before;
 	u16 segs;
 	u8 tos;
 
@@ -182,10 +194,15 @@ static void xmit_frame(struct stt_dev *stt, struct sk_buff *skb,
 	push_tcp_header(stt, skb, path, skb->len);
 	segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
 
+	sent_before = tx_packets_this_cpu(stt->dev);
 	dst_hold(&path->rt->dst);
 	iptunnel_xmit(NULL, path->rt, skb, path->saddr, path->daddr,
 		      IPPROTO_TCP, tos, path->ttl, path->df,
 		      !net_eq(stt->net, dev_net(stt->dev)));
+	if (tx_packets_this_cpu(stt->dev) == sent_before) {
+		stt_count(stt->counters, STT_TX_DROP_IP_OUTPUT);
+		return;
+	}
 	stt_count(stt->counters, STT_TX_FRAMES);
 	stt_count_add(stt->counters, STT_TX_SEGMENTS, segs);
 	return;

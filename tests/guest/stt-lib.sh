@@ -117,10 +117,16 @@ frames_balanced() {
 # traffic stopped; polls until late frames (IPv6 neighbour discovery of the
 # VMs, say) have landed.
 stt_check_frames_balanced() {
-	local a=$1 b=$2 dev=${3:-$STT_DEV}
-	wait_for frames_balanced "$a" "$b" "$dev" ||
-		fail "frames sent and received differ: $(frames_balanced "$a" "$b" "$dev")"
-	log "$(frames_balanced "$a" "$b" "$dev")"
+	local a=$1 b=$2 dev=${3:-$STT_DEV} host
+	if wait_for frames_balanced "$a" "$b" "$dev"; then
+		log "$(frames_balanced "$a" "$b" "$dev")"
+		return
+	fi
+	for host in "$a" "$b"; do
+		log "[$host] ethtool -S $dev"
+		in_ns "$host" ethtool -S "$dev"
+	done
+	fail "frames sent and received differ: $(frames_balanced "$a" "$b" "$dev")"
 }
 
 # link_errors NS DEV: "RX-errors TX-errors RX-dropped TX-dropped" from

@@ -13,7 +13,8 @@
 # tracked there (README), never as invalid; the raw-table notrack rule that
 # README gives keeps them out of conntrack too.  That conntrack does run in
 # the hosts is shown by an underlay ping, which it tracks and the policy
-# drops.
+# drops.  Last, an output rule drops STT: those frames are counted as refused
+# by IP output, not as sent.
 #
 #   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
 #   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
@@ -123,3 +124,26 @@ for host in host1 host2; do
 		fail "[$host] $left conntrack entries for STT despite notrack"
 done
 log "notrack at raw output: no conntrack entry for STT on either host"
+
+# An output policy that drops STT: the frames IP output refused are counted
+# as such (tx_drop_ip_output, and TX dropped in ip -s link), not as sent.
+log "+ [host1] nft add rule inet filter output tcp dport $STT_PORT counter drop"
+in_ns host1 nft add rule inet filter output tcp dport $STT_PORT counter drop
+tx_dropped() {
+	in_ns host1 cat /sys/class/net/$STT_DEV/statistics/tx_dropped
+}
+sent=$(stt_counter host1 tx_frames)
+refused=$(stt_counter host1 tx_drop_ip_output)
+dropped=$(tx_dropped)
+no_ping vm1 10.0.0.2
+sent_after=$(stt_counter host1 tx_frames)
+refused_after=$(stt_counter host1 tx_drop_ip_output)
+dropped_after=$(tx_dropped)
+log "[host1] tx_frames $sent -> $sent_after, tx_drop_ip_output $refused ->" \
+	"$refused_after, TX dropped $dropped -> $dropped_after"
+[ "$sent_after" -eq "$sent" ] ||
+	fail "[host1] frames the output policy dropped were counted in tx_frames"
+[ "$refused_after" -ge $((refused + 3)) ] ||
+	fail "[host1] tx_drop_ip_output did not count the 3 echo requests dropped"
+[ $((dropped_after - dropped)) -ge $((refused_after - refused)) ] ||
+	fail "[host1] TX dropped moved less than tx_drop_ip_output"
