@@ -74,13 +74,6 @@ BOOT_ID=$(cat /proc/sys/kernel/random/boot_id)
 
 [ "$(nproc)" -ge 2 ] || fail "the benchmark needs two CPUs (run-guest --smp 2)"
 
-# Every ping and sockperf turns receive timestamps on and, when it exits,
-# off again: a static key whose every change rewrites the receive path's
-# code while packets run through it, which under software emulation has
-# crashed the guest ("Oops: int3" in __netif_receive_skb_core).  One ping
-# that lives as long as the benchmark keeps the key on throughout.
-background "$WORK/timestamps.log" ping -q -i 600 127.0.0.1
-
 # ---- topology ---------------------------------------------------------------
 
 declare -A CLIENT SERVER ADDR

@@ -22,14 +22,15 @@ def test_faults_netem(scenario):
 def test_lifecycle_dev(scenario):
     """Plain devices: two namespaces busy on the same port at once, a
     device down and up mid-transfer, namespaces (a device's own, an
-    underlay's) deleted under traffic, stt unloaded under traffic."""
+    underlay's) deleted under traffic, stt unloaded under traffic.  Two
+    CPUs, so that teardown races with traffic on another CPU."""
     scenario.run("lifecycle-dev.sh", modules_dir=scenario.modules(),
-                 timeout=600)
+                 timeout=600, cpus=2)
 
 
 def test_lifecycle_ovs(scenario):
     """Open vSwitch: an stt port deleted and added again, ovs-vswitchd
     restarted, both mid-transfer; the modules refuse to unload while a port
-    exists."""
+    exists.  Two CPUs, as for the plain devices."""
     scenario.run("lifecycle-ovs.sh", modules_dir=scenario.modules(),
-                 timeout=600)
+                 timeout=600, cpus=2)

@@ -15,8 +15,10 @@ def test_hostile(scenario):
     flood of 20000 first segments, while 64 MiB cross the tunnel: each
     class moves exactly its own counter and is never answered, reassembly
     memory reaches its bound and never exceeds it, drains within the
-    timeout, and the transfer arrives whole."""
-    scenario.run("hostile.sh", modules_dir=scenario.modules(), timeout=600)
+    timeout, and the transfer arrives whole.  Two CPUs: the attack and
+    the transfer are received side by side."""
+    scenario.run("hostile.sh", modules_dir=scenario.modules(), timeout=600,
+                 cpus=2)
 
 
 def test_hostile_unclaimed(scenario):
