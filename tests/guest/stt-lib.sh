@@ -238,8 +238,9 @@ check_stt_segments() {
 
 # ---- conformance --------------------------------------------------------------
 
-# check_stt_experts PCAP SEGMENTS: tshark's expert information for STT holds
-# exactly one checksum note per segment, and it must read "should be 0x0000".
+# check_stt_experts PCAP SEGMENTS CORRECT: tshark's expert information for
+# STT holds exactly one checksum note per segment but the CORRECT ones
+# (below), and it must read "should be 0x0000".
 #
 # Why a "Bad checksum" is the good outcome: tshark 4.0's STT dissector (with
 # stt.check_checksum) computes the one's-complement sum over pseudo-header
@@ -251,15 +252,12 @@ check_stt_segments() {
 # is the exception: field and sum agree, tshark calls it correct and adds no
 # note.  scapy recomputes every checksum independently below.
 check_stt_experts() {
-	local pcap=$1 segments=$2 zero
-	zero=$(tshark -r "$pcap" "${TSHARK_STT[@]}" \
-		-Y 'stt.checksum == 0 && stt.checksum.status == 1' 2>/dev/null |
-		wc -l)
+	local pcap=$1 segments=$2 correct=$3
 	log "+ tshark -r $(basename "$pcap") -q -z expert" \
-		"($zero segments with checksum 0x0000)"
+		"($correct segments with checksum 0x0000)"
 	tshark -r "$pcap" "${TSHARK_STT[@]}" -q -z expert 2>/dev/null |
 		tee "$WORK/experts"
-	awk -v segments=$((segments - zero)) '
+	awk -v segments=$((segments - correct)) '
 		$1 ~ /^[0-9]+$/ && $3 == "STT" {
 			summary = $0
 			sub(/^ *[0-9]+ +[^ ]+ +STT +/, "", summary)
@@ -286,11 +284,12 @@ check_stt_experts() {
 # at least one frame reassembled from several segments, no STT expert
 # information but the checksum note above -- and by scapy (check_stt_segments).
 stt_judge_capture() {
-	local pcap=$1 key=$2 segments checked frames multi
-	log "+ tshark -r $(basename "$pcap") -T fields -e frame.protocols -e stt.dport -e stt.version -e stt.context_id -e stt.tcp.data_offset -e stt.segment.count"
+	local pcap=$1 key=$2 segments correct checked frames multi
+	log "+ tshark -r $(basename "$pcap") -T fields -e frame.protocols -e stt.dport -e stt.version -e stt.context_id -e stt.tcp.data_offset -e stt.segment.count -e stt.checksum -e stt.checksum.status"
 	tshark -r "$pcap" "${TSHARK_STT[@]}" -T fields -e frame.protocols \
 		-e stt.dport -e stt.version -e stt.context_id -e stt.tcp.data_offset \
-		-e stt.segment.count 2>/dev/null > "$WORK/fields"
+		-e stt.segment.count -e stt.checksum -e stt.checksum.status \
+		2>/dev/null > "$WORK/fields"
 	awk -F'\t' -v key="$key" -v port=$STT_PORT '
 		{ packets++ }
 		$1 !~ /^eth:ethertype:ip:stt(:|$)/ || $2 != port {
@@ -308,8 +307,11 @@ stt_judge_capture() {
 			exit !(packets > 0 && bad == 0 && frames > 0 && multi > 0)
 		}' "$WORK/fields" || fail "tshark does not see conforming STT (see above)"
 	segments=$(wc -l < "$WORK/fields")
+	# Status 1 is tshark's "Good".
+	correct=$(awk -F'\t' '$7 == "0x0000" && $8 == 1 { n++ } END { print n + 0 }' \
+		"$WORK/fields")
 
-	check_stt_experts "$pcap" "$segments"
+	check_stt_experts "$pcap" "$segments" "$correct"
 
 	# tshark 4.0 counts the first segment's 20-byte TCP header into the
 	# frame, so it declares a frame complete one segment early when the last
