@@ -70,4 +70,14 @@ static inline void ethtool_puts(u8 **data, const char *str)
 }
 #endif
 
+/* Stable kernels of 2025 gained rtnl_dev_link_net_capable(); Kbuild looks. */
+#ifndef STT_HAVE_RTNL_DEV_LINK_NET_CAPABLE
+static inline bool rtnl_dev_link_net_capable(const struct net_device *dev,
+					     const struct net *link_net)
+{
+	return net_eq(link_net, dev_net(dev)) ||
+	       ns_capable(link_net->user_ns, CAP_NET_ADMIN);
+}
+#endif
+
 #endif /* _STT_COMPAT_H */

@@ -8,6 +8,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/module.h>
+#include <linux/random.h>
 #include <linux/rtnetlink.h>
 #include <linux/tcp.h>
 #include <net/netns/generic.h>
@@ -33,14 +34,19 @@ static int stt_init(struct net_device *dev)
 {
 	struct stt_dev *stt = netdev_priv(dev);
 	struct stt_port *port;
+	u32 first_id;
 	int cpu, err;
 
 	stt->frame_id = alloc_percpu(u32);
 	if (!stt->frame_id)
 		return -ENOMEM;
-	/* Interleaved cursors: CPUs never hand out the same frame id. */
+	/* Interleaved cursors: CPUs never hand out the same frame id.  A
+	 * random start, so that two devices (or one device before and after
+	 * a restart) sending to the same receiver do not walk the same ids.
+	 */
+	first_id = get_random_u32();
 	for_each_possible_cpu(cpu)
-		per_cpu(*stt->frame_id, cpu) = cpu;
+		per_cpu(*stt->frame_id, cpu) = first_id + cpu;
 
 	stt->counters = stt_counters_alloc();
 	if (!stt->counters) {
@@ -82,6 +88,15 @@ static void stt_uninit(struct net_device *dev)
 	stt_port_detach(stt);
 	gro_cells_destroy(&stt->gro_cells);
 	dst_cache_destroy(&stt->cfg.info.dst_cache);
+}
+
+/* After the last reference: Open vSwitch reads the stats of a device it
+ * was told is unregistering.
+ */
+static void stt_destructor(struct net_device *dev)
+{
+	struct stt_dev *stt = netdev_priv(dev);
+
 	stt_counters_free(stt->counters);
 	free_percpu(stt->frame_id);
 }
@@ -110,16 +125,21 @@ static void stt_setup(struct net_device *dev)
 	dev->netdev_ops = &stt_netdev_ops;
 	dev->ethtool_ops = &stt_ethtool_ops;
 	dev->needs_free_netdev = true;
+	dev->priv_destructor = stt_destructor;
 	SET_NETDEV_DEVTYPE(dev, &stt_type);
 
 	/* Inner checksums and TCP/UDP segmentation ride in the STT header;
-	 * the transmit path segments anything else in software.
+	 * the transmit path segments anything else in software.  No
+	 * NETIF_F_FRAGLIST: the outer segmentation could not cut a frag_list
+	 * at its MSS, so the stack linearizes or segments those first.  The
+	 * header carries an 802.1Q tag (not 802.1ad: it has no TPID).
 	 */
-	dev->features |= NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_FRAGLIST |
-			 NETIF_F_RXCSUM | NETIF_F_GSO_SOFTWARE |
-			 NETIF_F_HW_VLAN_CTAG_TX | NETIF_F_HW_VLAN_STAG_TX;
-	dev->hw_features |= NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_FRAGLIST |
-			    NETIF_F_RXCSUM | NETIF_F_GSO_SOFTWARE;
+	dev->features |= NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM |
+			 NETIF_F_GSO_SOFTWARE | NETIF_F_HW_VLAN_CTAG_TX;
+	dev->hw_features |= NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM |
+			    NETIF_F_GSO_SOFTWARE;
+	/* VLAN devices on top keep the offloads. */
+	dev->vlan_features = dev->features & ~NETIF_F_HW_VLAN_CTAG_TX;
 	stt_dev_set_lltx(dev);
 	dev->pcpu_stat_type = NETDEV_PCPU_STAT_TSTATS;
 	netif_keep_dst(dev);
@@ -387,6 +407,15 @@ static int stt_changelink(struct net_device *dev, struct nlattr *tb[],
 
 	if (!data)
 		return 0;
+	/* Being root in the device's namespace is not enough: what changes
+	 * is where packets go in the underlay's, which may belong to another
+	 * user namespace (a device moved into a container).
+	 */
+	if (!rtnl_dev_link_net_capable(dev, stt->net)) {
+		NL_SET_ERR_MSG(extack,
+			       "changing an stt device needs CAP_NET_ADMIN in its underlay namespace");
+		return -EPERM;
+	}
 	if (stt->cfg.collect_md) {
 		NL_SET_ERR_MSG(extack,
 			       "an external device has nothing to change: tunnel parameters come with each packet");
@@ -406,7 +435,7 @@ static int stt_changelink(struct net_device *dev, struct nlattr *tb[],
 	synchronize_net();
 	stt->cfg = cfg;
 	dst_cache_reset(&stt->cfg.info.dst_cache);
-	hash_add_rcu(stt->port->peers, &stt->peer_node,
+	hash_add_rcu(rtnl_dereference(stt->port)->peers, &stt->peer_node,
 		     stt_dev_context_id(stt));
 	return 0;
 }

@@ -32,10 +32,12 @@ struct stt_dev {
 	struct net_device *dev;
 	struct net *net;		/* underlay namespace */
 	struct list_head next;		/* in stt_net.dev_list of ->net */
-	struct stt_port *port;		/* from ndo_init to ndo_uninit */
+	/* From ndo_init to ndo_uninit; RCU for late stats readers. */
+	struct stt_port __rcu *port;
 	struct hlist_node peer_node;	/* fixed-peer: in port->peers */
 	struct gro_cells gro_cells;
 	u32 __percpu *frame_id;		/* per-CPU frame id cursor */
+	/* Until the device is freed: stats are read after unregister. */
 	struct stt_counters __percpu *counters;
 	struct stt_config cfg;
 };

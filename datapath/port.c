@@ -121,27 +121,27 @@ struct stt_port *stt_port_attach(struct stt_dev *stt,
 	else
 		hash_add_rcu(port->peers, &stt->peer_node,
 			     stt_dev_context_id(stt));
-	stt->port = port;
+	rcu_assign_pointer(stt->port, port);
 	return port;
 }
 
-/* Under RTNL; after it returns no receive path can see @stt. */
+/*
+ * Under RTNL; after it returns no receive path can see @stt, and no stats
+ * reader its port.
+ */
 void stt_port_detach(struct stt_dev *stt)
 {
-	struct stt_port *port = stt->port;
+	struct stt_port *port = rtnl_dereference(stt->port);
 
-	ASSERT_RTNL();
 	if (stt->cfg.collect_md)
 		RCU_INIT_POINTER(port->collect_md_dev, NULL);
 	else
 		hash_del_rcu(&stt->peer_node);
-	if (--port->refcnt == 0) {
-		port_close(port);
-		stt->port = NULL;
-		return;
-	}
-	synchronize_net();
-	stt->port = NULL;
+	RCU_INIT_POINTER(stt->port, NULL);
+	if (--port->refcnt == 0)
+		port_close(port);	/* waits for readers before freeing */
+	else
+		synchronize_net();
 }
 
 static bool peer_matches(const struct stt_dev *stt, __be32 remote,

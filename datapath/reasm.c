@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reassembly table: holds the segments of incomplete frames until the frame
- * is whole, then chains them into one skb.  lib/stt_reasm.c decides which
- * segments are acceptable; this file owns memory, hashing, expiry and the
- * skb surgery.
+ * is whole, then has frame.c build the frame from them.  lib/stt_reasm.c
+ * decides which segments are acceptable; this file owns memory, hashing and
+ * expiry.
  */
 #include <linux/jhash.h>
 #include <linux/module.h>
@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 #include <net/ipv6.h>
 
+#include "frame.h"
 #include "reasm.h"
 #include "stats.h"
 #include "stt_reasm.h"
@@ -33,17 +34,14 @@ struct frame {
 	struct list_head lru;
 	struct stt_reasm_key key;
 	unsigned long expires;
-	struct sk_buff *segs;		/* sorted by offset, linked by ->next */
-	struct sk_buff *last;
+	/* In arrival order, newest first: stt_frame_build() places each by
+	 * its offset, so keeping them sorted would only cost time (a list
+	 * walk per segment, quadratic for a hostile order).
+	 */
+	struct sk_buff *segs;
 	unsigned int truesize;		/* of segs plus this struct */
 	struct stt_reasm state;
 };
-
-struct seg_cb {
-	u16 offset;
-};
-
-#define SEG_CB(skb) ((struct seg_cb *)(skb)->cb)
 
 static u32 key_hash(const struct stt_reasm_table *t,
 		    const struct stt_reasm_key *key)
@@ -167,7 +165,6 @@ static struct frame *frame_create(struct stt_reasm_table *t,
 	fr->key = *key;
 	fr->expires = jiffies + t->timeout;
 	fr->segs = NULL;
-	fr->last = NULL;
 	fr->truesize = sizeof(*fr);
 	stt_reasm_init(&fr->state, frame_len);
 	hlist_add_head(&fr->hnode, bucket);
@@ -177,75 +174,6 @@ static struct frame *frame_create(struct stt_reasm_table *t,
 	if (!timer_pending(&t->gc))
 		mod_timer(&t->gc, fr->expires);
 	return fr;
-}
-
-/* Segments mostly arrive in order, so search for the place from the end. */
-static void seg_insert(struct frame *fr, struct sk_buff *skb)
-{
-	struct sk_buff **pp;
-
-	if (!fr->last || SEG_CB(fr->last)->offset < SEG_CB(skb)->offset) {
-		skb->next = NULL;
-		if (fr->last)
-			fr->last->next = skb;
-		else
-			fr->segs = skb;
-		fr->last = skb;
-		return;
-	}
-	for (pp = &fr->segs; *pp; pp = &(*pp)->next)
-		if (SEG_CB(*pp)->offset > SEG_CB(skb)->offset)
-			break;
-	skb->next = *pp;
-	*pp = skb;
-	if (!skb->next)
-		fr->last = skb;
-}
-
-static void chain_one(struct sk_buff *head, struct sk_buff ***tailp,
-		      struct sk_buff *skb)
-{
-	skb->next = NULL;
-	**tailp = skb;
-	*tailp = &skb->next;
-	head->len += skb->len;
-	head->data_len += skb->len;
-	head->truesize += skb->truesize;
-}
-
-/*
- * Turns the sorted segment list into one skb: the first segment is the head
- * and the others hang off its frag_list.  A frag_list may not nest, so
- * segments that already carry one (GRO merges) are flattened into the chain.
- */
-static struct sk_buff *frame_build(struct sk_buff *segs)
-{
-	struct sk_buff *head = segs, *skb, *next, **tail;
-
-	segs = head->next;
-	head->next = NULL;
-	tail = &skb_shinfo(head)->frag_list;
-	while (*tail)
-		tail = &(*tail)->next;
-
-	for (skb = segs; skb; skb = next) {
-		struct sk_buff *list = skb_shinfo(skb)->frag_list, *member;
-
-		next = skb->next;
-		skb_shinfo(skb)->frag_list = NULL;
-		for (member = list; member; member = member->next) {
-			skb->len -= member->len;
-			skb->data_len -= member->len;
-			skb->truesize -= member->truesize;
-		}
-		chain_one(head, &tail, skb);
-		while (list) {
-			member = list->next;
-			chain_one(head, &tail, list);
-			list = member;
-		}
-	}
-	return head;
 }
 
 /*
@@ -263,7 +191,7 @@ struct sk_buff *stt_reasm_table_add(struct stt_reasm_table *t,
 	struct frame *fr;
 	enum stt_err err;
 
-	SEG_CB(skb)->offset = offset;
+	STT_SEG_CB(skb)->offset = offset;
 
 	spin_lock(&t->lock);
 	/* Room first: once lib/ has recorded the bytes they must be kept. */
@@ -287,7 +215,8 @@ struct sk_buff *stt_reasm_table_add(struct stt_reasm_table *t,
 		goto drop;
 	}
 
-	seg_insert(fr, skb);
+	skb->next = fr->segs;
+	fr->segs = skb;
 	fr->truesize += skb->truesize;
 	t->mem += skb->truesize;
 
@@ -301,8 +230,10 @@ struct sk_buff *stt_reasm_table_add(struct stt_reasm_table *t,
 	frame_free(t, fr);
 	spin_unlock(&t->lock);
 
-	stt_count(t->counters, STT_RX_FRAMES_REASSEMBLED);
-	return frame_build(segs);
+	skb = stt_frame_build(segs, frame_len);
+	stt_count(t->counters, skb ? STT_RX_FRAMES_REASSEMBLED :
+				     STT_RX_ERR_PORT_NOMEM);
+	return skb;
 
 drop_mem:
 	stt_count(t->counters, STT_RX_REASM_MEM_DROPS);

@@ -12,57 +12,21 @@
 #include <linux/tcp.h>
 #include <linux/udp.h>
 #include <net/dst_metadata.h>
+#include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/route.h>
+#include <net/xfrm.h>
 
 #include "compat.h"
 #include "device.h"
+#include "frame.h"
+#include "inner.h"
 #include "recv.h"
 #include "port.h"
 #include "stats.h"
 #include "stt_hdr.h"
 #include "stt_reasm.h"
 #include "stt_wire.h"
-
-/*
- * Checks that the inner headers are what the STT header claims before a
- * checksum offset or a GSO type is trusted: the L3 header right after the
- * Ethernet header, of the flagged version, its L4 protocol the flagged one
- * and starting exactly at the L4 offset.  Anything else would let a remote
- * sender point the checksum or segmentation code at arbitrary bytes.
- */
-static bool inner_matches(struct sk_buff *skb, const struct stt_hdr_fields *f)
-{
-	u8 l4_proto = f->flags & STT_FLAG_TCP ? IPPROTO_TCP : IPPROTO_UDP;
-	unsigned int l4_len = f->flags & STT_FLAG_TCP ? sizeof(struct tcphdr) :
-				sizeof(struct udphdr);
-	unsigned int nh = ETH_HLEN;
-	__be16 proto;
-
-	if (!pskb_may_pull(skb, f->l4_offset + l4_len))
-		return false;
-	proto = eth_hdr(skb)->h_proto;
-	if (eth_type_vlan(proto)) {
-		nh += VLAN_HLEN;
-		proto = ((struct vlan_hdr *)(skb->data + ETH_HLEN))->
-			h_vlan_encapsulated_proto;
-	}
-
-	if (f->flags & STT_FLAG_IPV4) {
-		const struct iphdr *iph = (const struct iphdr *)(skb->data + nh);
-
-		return proto == htons(ETH_P_IP) && iph->version == 4 &&
-		       nh + iph->ihl * 4 == f->l4_offset &&
-		       iph->protocol == l4_proto;
-	} else {
-		const struct ipv6hdr *ip6h =
-			(const struct ipv6hdr *)(skb->data + nh);
-
-		return proto == htons(ETH_P_IPV6) && ip6h->version == 6 &&
-		       nh + sizeof(*ip6h) == f->l4_offset &&
-		       ip6h->nexthdr == l4_proto;
-	}
-}
 
 /* Restores what the sender's stack knew about the inner packet. */
 static bool restore_offload(struct sk_buff *skb,
@@ -77,33 +41,32 @@ static bool restore_offload(struct sk_buff *skb,
 	if (!(f->flags & STT_FLAG_CSUM_PARTIAL))
 		return true;
 
-	if (!inner_matches(skb, f) ||
+	if (!stt_inner_layout_ok(skb, f->flags, f->l4_offset) ||
 	    !skb_partial_csum_set(skb, f->l4_offset, csum_offset))
 		return false;
 
+	/* lib/ refused an MSS below STT_MIN_MSS, which bounds gso_segs, and
+	 * the skb has no frag_list (frame.c), so skb_segment() may cut it at
+	 * this MSS wherever it goes.
+	 */
 	if (f->mss) {
 		unsigned int hdr_len = f->l4_offset;
+		unsigned int type;
 
 		if (f->flags & STT_FLAG_TCP) {
 			hdr_len += tcp_hdrlen(skb);
-			skb_shinfo(skb)->gso_type = f->flags & STT_FLAG_IPV4 ?
-						    SKB_GSO_TCPV4 :
-						    SKB_GSO_TCPV6;
+			type = f->flags & STT_FLAG_IPV4 ? SKB_GSO_TCPV4 :
+							  SKB_GSO_TCPV6;
 		} else {
 			hdr_len += sizeof(struct udphdr);
-			skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4;
+			type = SKB_GSO_UDP_L4;
 		}
 		if (skb->len <= hdr_len + f->mss)
 			return true;
+		skb_shinfo(skb)->gso_type = type;
 		skb_shinfo(skb)->gso_size = f->mss;
 		skb_shinfo(skb)->gso_segs = DIV_ROUND_UP(skb->len - hdr_len,
 							 f->mss);
-		/* skb_segment() cannot trust a frag_list built from segments
-		 * cut at the sender's path MTU rather than at this MSS; DODGY
-		 * makes it fall back to copying for those.
-		 */
-		if (skb_has_frag_list(skb))
-			skb_shinfo(skb)->gso_type |= SKB_GSO_DODGY;
 	}
 	return true;
 }
@@ -115,6 +78,7 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 		      const struct tcphdr *th_copy)
 {
 	struct stt_counters __percpu *counters = port->counters;
+	const struct iphdr *oiph;
 	struct metadata_dst *tun_dst;
 	struct stt_hdr_fields f;
 	struct stt_dev *stt;
@@ -166,14 +130,21 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 		goto drop;
 	}
 
+	oiph = ip_hdr(skb);
 	skb->protocol = eth_type_trans(skb, stt->dev);
 	skb_reset_network_header(skb);
+	/* RFC 6040, as geneve and vxlan: CE outside becomes CE inside; a
+	 * packet that cannot carry it is dropped.
+	 */
+	if (IP_ECN_decapsulate(oiph, skb) > 1) {
+		err = STT_RX_ERR_ECN;
+		goto drop;
+	}
 	len = skb->len + ETH_HLEN;
 	stt_count(counters, STT_RX_FRAMES);
+	/* gro_cells counts its own drops in the device's rx_dropped. */
 	if (likely(gro_cells_receive(&stt->gro_cells, skb) == NET_RX_SUCCESS))
 		dev_sw_netstats_rx_add(stt->dev, len);
-	else
-		DEV_STATS_INC(stt->dev, rx_dropped);
 	return;
 
 drop:
@@ -208,6 +179,14 @@ static void rcv_segment(struct stt_port *port, struct sk_buff *skb)
 
 	if (skb->len < skb_transport_offset(skb) + sizeof(th)) {
 		err = STT_RX_ERR_TCP_TRUNCATED;
+		goto drop;
+	}
+	/* What TCP and UDP (so VXLAN and Geneve) apply once routed: where
+	 * the policy wants ESP, only segments that came out of an SA pass
+	 * (transport mode runs PRE_ROUTING again after decryption).
+	 */
+	if (!xfrm4_policy_check(NULL, XFRM_POLICY_IN, skb)) {
+		err = STT_RX_ERR_XFRM_POLICY;
 		goto drop;
 	}
 	/* Headers and shared info are rewritten below: own them. */
@@ -247,6 +226,15 @@ static void rcv_segment(struct stt_port *port, struct sk_buff *skb)
 					  offset);
 		if (!skb)
 			return;
+	} else if (skb_has_frag_list(skb)) {
+		/* A whole frame that GRO chained: frame.c says why not. */
+		STT_SEG_CB(skb)->offset = 0;
+		skb->next = NULL;
+		skb = stt_frame_build(skb, frame_len);
+		if (!skb) {
+			stt_count(port->counters, STT_RX_ERR_PORT_NOMEM);
+			return;
+		}
 	}
 	rcv_frame(port, skb, &th);
 	return;
@@ -280,6 +268,12 @@ unsigned int stt_rcv_hook(void *priv, struct sk_buff *skb,
 		return NF_ACCEPT;
 
 	skb_set_transport_header(skb, thoff);
+	/* Softirq, but for nf_reinject() of an NFQUEUE verdict, which runs
+	 * the hooks after the queue's in process context; the reassembly
+	 * lock, per-CPU counters and gro_cells need bottom halves off.
+	 */
+	local_bh_disable();
 	rcv_segment(port, skb);
+	local_bh_enable();
 	return NF_STOLEN;
 }

@@ -25,6 +25,7 @@ static const char * const counter_names[STT_RX_ERR_LIB] = {
 	[STT_TX_ERR_GSO]		= "tx_err_gso",
 	[STT_RX_FRAMES]			= "rx_frames",
 	[STT_RX_ERR_INNER]		= "rx_err_inner",
+	[STT_RX_ERR_ECN]		= "rx_err_ecn",
 	[STT_RX_DROP_DEV_DOWN]		= "rx_drop_dev_down",
 	[STT_RX_ERR_NOMEM]		= "rx_err_nomem",
 	[STT_RX_SEGMENTS]		= "rx_segments",
@@ -37,6 +38,7 @@ static const char * const counter_names[STT_RX_ERR_LIB] = {
 	[STT_RX_ERR_TCP_TRUNCATED]	= "rx_err_tcp_truncated",
 	[STT_RX_ERR_NO_DEVICE]		= "rx_err_no_device",
 	[STT_RX_ERR_PORT_NOMEM]		= "rx_err_port_nomem",
+	[STT_RX_ERR_XFRM_POLICY]	= "rx_err_xfrm_policy",
 };
 
 /* Gauges of the receive port's reassembly table, after the counters. */
@@ -93,13 +95,34 @@ void stt_counters_sum(struct stt_counters __percpu *counters,
 	}
 }
 
-static void dev_counters(struct net_device *dev, u64 sum[STT_COUNTER_MAX])
+/*
+ * The device's counters and those of its receive port.  Readers come late:
+ * Open vSwitch reads a port's stats after NETDEV_UNREGISTER, when the
+ * device has left its receive port, which may be gone; the device's own
+ * block lives until the device is freed.
+ */
+static void dev_counters(struct net_device *dev, u64 sum[STT_COUNTER_MAX],
+			 u64 gauges[GAUGE_MAX])
 {
 	struct stt_dev *stt = netdev_priv(dev);
+	const struct stt_port *port;
 
 	memset(sum, 0, sizeof(u64) * STT_COUNTER_MAX);
 	stt_counters_sum(stt->counters, sum);
-	stt_counters_sum(stt->port->counters, sum);
+
+	rcu_read_lock();
+	port = rcu_dereference(stt->port);
+	if (port) {
+		stt_counters_sum(port->counters, sum);
+		if (gauges) {
+			gauges[GAUGE_REASM_FRAMES] = READ_ONCE(port->reasm.nr_frames);
+			gauges[GAUGE_REASM_BYTES] = READ_ONCE(port->reasm.mem);
+			gauges[GAUGE_REASM_LIMIT] = port->reasm.mem_limit;
+		}
+	} else if (gauges) {
+		memset(gauges, 0, sizeof(u64) * GAUGE_MAX);
+	}
+	rcu_read_unlock();
 }
 
 static u64 sum_range(const u64 *c, int first, int last)
@@ -116,7 +139,7 @@ void stt_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats)
 	u64 c[STT_COUNTER_MAX];
 
 	dev_get_tstats64(dev, stats);
-	dev_counters(dev, c);
+	dev_counters(dev, c, NULL);
 
 	stats->tx_errors += sum_range(c, STT_TX_ERR_FAMILY, STT_TX_ERR_GSO);
 	stats->tx_carrier_errors += c[STT_TX_ERR_ROUTE];
@@ -126,12 +149,13 @@ void stt_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats)
 	 */
 	stats->tx_dropped += c[STT_TX_NO_TUNNEL_INFO] + c[STT_TX_ERR_NOMEM];
 
-	stats->rx_errors += c[STT_RX_ERR_INNER] + c[STT_RX_ERR_BAD_CSUM] +
+	stats->rx_errors += c[STT_RX_ERR_INNER] + c[STT_RX_ERR_ECN] +
+			    c[STT_RX_ERR_BAD_CSUM] + c[STT_RX_ERR_XFRM_POLICY] +
 			    sum_range(c, STT_RX_ERR_TCP_FLAGS,
 				      STT_RX_ERR_TCP_TRUNCATED) +
 			    sum_range(c, STT_RX_ERR_LIB, STT_COUNTER_MAX - 1);
 	stats->rx_crc_errors += c[STT_RX_ERR_BAD_CSUM];
-	stats->rx_frame_errors += c[STT_RX_REASM_TIMEOUTS];
+	stats->rx_frame_errors += c[STT_RX_REASM_TIMEOUTS] + c[STT_RX_ERR_ECN];
 	stats->rx_dropped += c[STT_RX_DROP_DEV_DOWN] + c[STT_RX_ERR_NOMEM] +
 			     c[STT_RX_REASM_TIMEOUTS] +
 			     c[STT_RX_REASM_MEM_DROPS] +
@@ -162,14 +186,7 @@ static void stt_get_strings(struct net_device *dev, u32 sset, u8 *buf)
 static void stt_get_ethtool_stats(struct net_device *dev,
 				  struct ethtool_stats *estats, u64 *data)
 {
-	struct stt_dev *stt = netdev_priv(dev);
-	const struct stt_reasm_table *reasm = &stt->port->reasm;
-
-	dev_counters(dev, data);
-	data += STT_COUNTER_MAX;
-	data[GAUGE_REASM_FRAMES] = READ_ONCE(reasm->nr_frames);
-	data[GAUGE_REASM_BYTES] = READ_ONCE(reasm->mem);
-	data[GAUGE_REASM_LIMIT] = reasm->mem_limit;
+	dev_counters(dev, data, data + STT_COUNTER_MAX);
 }
 
 static void stt_get_drvinfo(struct net_device *dev,

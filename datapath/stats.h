@@ -34,6 +34,7 @@ enum stt_counter {
 	/* Receive after demultiplexing, charged to the device. */
 	STT_RX_FRAMES,
 	STT_RX_ERR_INNER,		/* inner headers contradict STT flags */
+	STT_RX_ERR_ECN,			/* CE outside on a Not-ECT inner packet */
 	STT_RX_DROP_DEV_DOWN,
 	STT_RX_ERR_NOMEM,
 	/* Receive before a device is known, charged to the port. */
@@ -47,6 +48,7 @@ enum stt_counter {
 	STT_RX_ERR_TCP_TRUNCATED,	/* TCP header cut short */
 	STT_RX_ERR_NO_DEVICE,
 	STT_RX_ERR_PORT_NOMEM,
+	STT_RX_ERR_XFRM_POLICY,		/* refused by the inbound IPsec policy */
 	/* One counter per lib/ rejection reason, named after it. */
 	STT_RX_ERR_LIB,
 	STT_COUNTER_MAX = STT_RX_ERR_LIB + STT_ERR_MAX - 1,
@@ -57,7 +59,9 @@ struct stt_counters {
 	struct u64_stats_sync syncp;
 };
 
-/* Callers run with bottom halves disabled (transmit, receive, timers). */
+/* Callers run with bottom halves disabled (transmit, receive, timers;
+ * the receive hook disables them itself for nf_reinject()).
+ */
 static inline void stt_count_add(struct stt_counters __percpu *counters,
 				 enum stt_counter c, u64 n)
 {

@@ -47,7 +47,8 @@ static struct vport *stt_vport_create(const struct vport_parms *parms)
 
 	a = parms->options ? nla_find_nested(parms->options,
 					     OVS_TUNNEL_ATTR_DST_PORT) : NULL;
-	if (!a || nla_len(a) != sizeof(u16))
+	/* Port 0 would be a receive port nothing sends to. */
+	if (!a || nla_len(a) != sizeof(u16) || !nla_get_u16(a))
 		return ERR_PTR(-EINVAL);
 
 	vport = ovs_vport_alloc(sizeof(*sv), &stt_vport_ops, parms);

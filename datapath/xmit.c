@@ -17,6 +17,7 @@
 
 #include "compat.h"
 #include "device.h"
+#include "inner.h"
 #include "stats.h"
 #include "stt_hdr.h"
 #include "stt_wire.h"
@@ -57,51 +58,55 @@ static bool inner_is_ipv4(const struct sk_buff *skb)
 }
 
 /*
- * Whether the STT header can describe @skb's partial checksum: a TCP or UDP
- * checksum whose L4 header starts within the first 255 bytes.
+ * Describes @skb's partial checksum in @f if the STT header can carry it:
+ * a TCP or UDP checksum, its L4 header within the first 255 bytes, in a
+ * layout the receiver accepts (stt_inner_layout_ok()).
  */
-static bool csum_carried(struct sk_buff *skb)
+static bool csum_carried(struct sk_buff *skb, struct stt_hdr_fields *f)
 {
 	int l4_offset = skb_checksum_start_offset(skb);
+	u8 flags = STT_FLAG_CSUM_PARTIAL;
 
-	return !skb_csum_is_sctp(skb) && l4_offset >= 0 && l4_offset <= U8_MAX &&
-	       skb_network_header_len(skb) &&
-	       (skb->csum_offset == offsetof(struct tcphdr, check) ||
-		skb->csum_offset == offsetof(struct udphdr, check));
-}
+	if (skb_csum_is_sctp(skb) || l4_offset < 0 || l4_offset > U8_MAX ||
+	    !skb_network_header_len(skb))
+		return false;
+	if (skb->csum_offset == offsetof(struct tcphdr, check))
+		flags |= STT_FLAG_TCP;
+	else if (skb->csum_offset != offsetof(struct udphdr, check))
+		return false;
+	if (inner_is_ipv4(skb))
+		flags |= STT_FLAG_IPV4;
+	if (!stt_inner_layout_ok(skb, flags, l4_offset))
+		return false;
 
-/* Whether @skb goes out as one STT frame, without software segmentation. */
-static bool fits_one_frame(struct sk_buff *skb)
-{
-	if (!skb_is_gso(skb))
-		return true;
-	return gso_type_carried(skb) && csum_carried(skb) &&
-	       skb->len + STT_HDR_LEN <= STT_MAX_FRAME_LEN;
+	f->flags |= flags;
+	f->l4_offset = l4_offset;
+	return true;
 }
 
 /*
- * Describes the inner checksum and segmentation state in @f.  A partial
- * checksum the header cannot express is completed here instead; GSO packets
- * never need that, fits_one_frame() sent them through software GSO.
+ * Describes @skb's checksum and segmentation state in @f.  A partial
+ * checksum the header cannot carry is completed here.  A GSO packet it
+ * cannot carry (another protocol, a layout the receiver refuses, an MSS
+ * below STT_MIN_MSS, more than one frame) gets -EPROTONOSUPPORT: the
+ * caller segments it in software.
  */
 static int fill_offload(struct sk_buff *skb, struct stt_hdr_fields *f)
 {
+	if (skb_is_gso(skb)) {
+		if (!gso_type_carried(skb) ||
+		    skb_shinfo(skb)->gso_size < STT_MIN_MSS ||
+		    skb->len + STT_HDR_LEN > STT_MAX_FRAME_LEN ||
+		    !csum_carried(skb, f))
+			return -EPROTONOSUPPORT;
+		f->mss = skb_shinfo(skb)->gso_size;
+		return 0;
+	}
 	if (skb->ip_summed == CHECKSUM_UNNECESSARY)
 		f->flags |= STT_FLAG_CSUM_VERIFIED;
-	if (skb->ip_summed != CHECKSUM_PARTIAL)
+	if (skb->ip_summed != CHECKSUM_PARTIAL || csum_carried(skb, f))
 		return 0;
-	if (!csum_carried(skb))
-		return skb_csum_hwoffload_help(skb, 0);
-
-	f->flags |= STT_FLAG_CSUM_PARTIAL;
-	if (skb->csum_offset == offsetof(struct tcphdr, check))
-		f->flags |= STT_FLAG_TCP;
-	if (inner_is_ipv4(skb))
-		f->flags |= STT_FLAG_IPV4;
-	f->l4_offset = skb_checksum_start_offset(skb);
-	if (skb_is_gso(skb))
-		f->mss = skb_shinfo(skb)->gso_size;
-	return 0;
+	return skb_csum_hwoffload_help(skb, 0);
 }
 
 static void push_tcp_header(struct stt_dev *stt, struct sk_buff *skb,
@@ -152,18 +157,17 @@ static u64 tx_packets_this_cpu(struct net_device *dev)
 	return u64_stats_read(&this_cpu_ptr(dev->tstats)->tx_packets);
 }
 
-/* Sends one inner frame that the STT header can fully describe. */
+/* Sends one inner frame whose offloads fill_offload() described in @f. */
 static void xmit_frame(struct stt_dev *stt, struct sk_buff *skb,
-		       const struct tx_path *path)
+		       const struct tx_path *path, struct stt_hdr_fields *f)
 {
-	struct stt_hdr_fields f = { };
 	unsigned int headroom;
 	enum stt_counter err;
 	u64 sent_before;
 	u16 segs;
 	u8 tos;
 
-	f.context_id = path->context_id;
+	f->context_id = path->context_id;
 
 	headroom = LL_RESERVED_SPACE(path->rt->dst.dev) +
 		   path->rt->dst.header_len + sizeof(struct iphdr) +
@@ -174,23 +178,22 @@ static void xmit_frame(struct stt_dev *stt, struct sk_buff *skb,
 	}
 
 	if (skb_vlan_tag_present(skb)) {
-		f.vlan_present = true;
-		f.vlan_tci = skb_vlan_tag_get(skb) & ~STT_VLAN_PRESENT;
+		f->vlan_present = true;
+		f->vlan_tci = skb_vlan_tag_get(skb);
 		__vlan_hwaccel_clear_tag(skb);
 	}
 
 	tos = ip_tunnel_ecn_encap(path->tos, ip_hdr(skb), skb);
-	if (fill_offload(skb, &f)) {
-		err = STT_TX_ERR_CSUM;
-		goto drop;
-	}
-
 	if (skb->len + STT_HDR_LEN > STT_MAX_FRAME_LEN) {
 		err = STT_TX_ERR_FRAME_TOO_BIG;
 		goto drop;
 	}
 
-	stt_hdr_build(skb_push(skb, STT_HDR_LEN), &f);
+	/* iptunnel_xmit() counts tx_bytes from the inner network header:
+	 * the inner Ethernet frame, as receive counts it.
+	 */
+	skb_set_inner_network_header(skb, 0);
+	stt_hdr_build(skb_push(skb, STT_HDR_LEN), f);
 	push_tcp_header(stt, skb, path, skb->len);
 	segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
 
@@ -331,6 +334,28 @@ int stt_fill_metadata_dst(struct net_device *dev, struct sk_buff *skb)
 	return 0;
 }
 
+/*
+ * Sends @skb as one frame if the STT header can describe its offloads.
+ * Returns STT_COUNTER_MAX once it is sent (or dropped and counted), else
+ * why it was not sent: STT_TX_SW_SEGMENTED for a GSO packet to segment in
+ * software, an error counter for one to drop.
+ */
+static enum stt_counter xmit_offloaded(struct stt_dev *stt,
+				       struct sk_buff *skb,
+				       const struct tx_path *path)
+{
+	struct stt_hdr_fields f = { };
+	int err;
+
+	err = fill_offload(skb, &f);
+	if (err == -EPROTONOSUPPORT)
+		return STT_TX_SW_SEGMENTED;
+	if (err)
+		return STT_TX_ERR_CSUM;
+	xmit_frame(stt, skb, path, &f);
+	return STT_COUNTER_MAX;
+}
+
 netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct stt_dev *stt = netdev_priv(dev);
@@ -349,15 +374,33 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto drop;
 	}
 
+	/* The header's TCI has no TPID, and its DEI bit says "tag present":
+	 * only an 802.1Q tag without DEI rides there.  Others go back into
+	 * the frame before fill_offload() measures it.
+	 */
+	if (skb_vlan_tag_present(skb) &&
+	    (skb->vlan_proto != htons(ETH_P_8021Q) ||
+	     skb_vlan_tag_get(skb) & VLAN_CFI_MASK)) {
+		skb = __vlan_hwaccel_push_inside(skb);
+		if (!skb) {
+			stt_count(stt->counters, STT_TX_ERR_NOMEM);
+			return NETDEV_TX_OK;
+		}
+	}
+
 	/* Before any header moves: the flow hash is over the inner frame. */
 	path_from_info(stt, skb, info, &path);
 	if (route_ipv4(stt, skb, info, &path, &err))
 		goto drop;
 
-	if (fits_one_frame(skb)) {
-		xmit_frame(stt, skb, &path);
+	err = xmit_offloaded(stt, skb, &path);
+	if (err == STT_COUNTER_MAX) {
 		ip_rt_put(path.rt);
 		return NETDEV_TX_OK;
+	}
+	if (err != STT_TX_SW_SEGMENTED) {
+		ip_rt_put(path.rt);
+		goto drop;
 	}
 
 	segs = skb_gso_segment(skb, dev->features & ~NETIF_F_GSO_MASK);
@@ -370,7 +413,11 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 	stt_count(stt->counters, STT_TX_SW_SEGMENTED);
 	skb_list_walk_safe(segs, skb, next) {
 		skb_mark_not_on_list(skb);
-		xmit_frame(stt, skb, &path);
+		err = xmit_offloaded(stt, skb, &path);
+		if (err != STT_COUNTER_MAX) {
+			stt_count(stt->counters, err);
+			kfree_skb(skb);
+		}
 	}
 	ip_rt_put(path.rt);
 	return NETDEV_TX_OK;

@@ -17,6 +17,7 @@ static const char * const names[STT_ERR_MAX] = {
 	[STT_ERR_OVERLAP] = "overlap",
 	[STT_ERR_LEN_MISMATCH] = "len_mismatch",
 	[STT_ERR_TOO_FRAGMENTED] = "too_fragmented",
+	[STT_ERR_MSS_SMALL] = "mss_small",
 };
 
 const char *stt_err_name(enum stt_err err)

@@ -40,6 +40,8 @@ enum stt_err {
 	STT_ERR_LEN_MISMATCH,
 	/* "too_fragmented": would need more than STT_REASM_MAX_RANGES ranges */
 	STT_ERR_TOO_FRAGMENTED,
+	/* "mss_small": MSS non-zero and below STT_MIN_MSS */
+	STT_ERR_MSS_SMALL,
 	STT_ERR_MAX
 };
 

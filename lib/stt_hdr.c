@@ -81,6 +81,8 @@ enum stt_err stt_hdr_parse(const void *buf, u32 avail, u32 frame_len,
 		if (!l4_offset_valid(flags, l4_offset,
 				     frame_len - STT_HDR_LEN))
 			return STT_ERR_L4_OFFSET;
+		if (mss && mss < STT_MIN_MSS)
+			return STT_ERR_MSS_SMALL;
 	} else {
 		if (l4_offset)
 			return STT_ERR_L4_OFFSET;

@@ -24,7 +24,7 @@
  *               Ethernet header; non-zero only with STT_FLAG_CSUM_PARTIAL
  *   byte 3      reserved, 0
  *   bytes 4-5   MSS for re-segmenting a large inner TCP packet; 0 without
- *               STT_FLAG_CSUM_PARTIAL
+ *               STT_FLAG_CSUM_PARTIAL, else 0 or at least STT_MIN_MSS
  *   bytes 6-7   PCP(3) V(1) VID(12) of the inner 802.1Q tag taken out of the
  *               frame; V (STT_VLAN_PRESENT) says a tag is present
  *   bytes 8-15  context ID, the 64-bit virtual network id
@@ -40,6 +40,12 @@
 #define STT_MAX_FRAME_LEN 65535U	/* STT header + inner Ethernet frame */
 #define STT_INNER_MIN_LEN 14		/* an inner Ethernet header */
 #define STT_VERSION 0
+/*
+ * Smallest MSS a receiver re-segments at: bounds a 64 KiB frame to 256
+ * segments (MSS 1 would make 65,000 of them).  Senders segment anything
+ * finer in software before it becomes a frame.
+ */
+#define STT_MIN_MSS 256
 
 #define STT_FLAG_CSUM_VERIFIED 0x01	/* inner checksum already verified */
 #define STT_FLAG_CSUM_PARTIAL 0x02	/* L4 offset and MSS are meaningful */

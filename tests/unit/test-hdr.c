@@ -143,7 +143,9 @@ void test_hdr_roundtrip(void)
 		if (f.flags & PARTIAL) {
 			f.l4_offset = prng_range(&rng, min_l4_offset(f.flags),
 						 255);
-			f.mss = prng_next(&rng);
+			/* 0 (nothing to resegment) or from the floor up. */
+			f.mss = prng_next(&rng) & 1 ?
+				prng_range(&rng, STT_MIN_MSS, 0xffff) : 0;
 		}
 		f.vlan_present = prng_next(&rng) & 1;
 		if (f.vlan_present)
@@ -333,6 +335,24 @@ void test_hdr_parse_l4_offset_partial(void)
 	f.mss = 0;
 	stt_hdr_build(buf, &f);
 	PARSE_IS(buf, sizeof(buf), 100, STT_OK);
+}
+
+void test_hdr_parse_mss_floor(void)
+{
+	struct stt_hdr_fields f = { .flags = PARTIAL | V4 | TCP,
+				    .l4_offset = 34 };
+	u8 buf[STT_HDR_LEN];
+	unsigned int mss;
+
+	for (mss = 1; mss <= STT_MIN_MSS + 1; mss++) {
+		f.mss = mss;
+		stt_hdr_build(buf, &f);
+		PARSE_IS(buf, sizeof(buf), BIG_FRAME,
+			 mss < STT_MIN_MSS ? STT_ERR_MSS_SMALL : STT_OK);
+	}
+	f.mss = 0xffff;
+	stt_hdr_build(buf, &f);
+	PARSE_IS(buf, sizeof(buf), BIG_FRAME, STT_OK);
 }
 
 void test_hdr_parse_liberal(void)

@@ -25,6 +25,7 @@ static const struct test tests[] = {
 	T(hdr_parse_l4_offset_unused),
 	T(hdr_parse_mss_unused),
 	T(hdr_parse_l4_offset_partial),
+	T(hdr_parse_mss_floor),
 	T(hdr_parse_liberal),
 	T(hdr_csum_offset),
 

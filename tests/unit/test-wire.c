@@ -175,6 +175,7 @@ void test_err_names(void)
 		[STT_ERR_OVERLAP] = "overlap",
 		[STT_ERR_LEN_MISMATCH] = "len_mismatch",
 		[STT_ERR_TOO_FRAGMENTED] = "too_fragmented",
+		[STT_ERR_MSS_SMALL] = "mss_small",
 	};
 	int e, other;
 

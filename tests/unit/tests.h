@@ -17,6 +17,7 @@ void test_hdr_parse_reserved_flags(void);
 void test_hdr_parse_l4_offset_unused(void);
 void test_hdr_parse_mss_unused(void);
 void test_hdr_parse_l4_offset_partial(void);
+void test_hdr_parse_mss_floor(void);
 void test_hdr_parse_liberal(void);
 void test_hdr_csum_offset(void);
 

@@ -290,7 +290,7 @@ attack tcp-stub 40
 # The STT header's fields.
 attack_errors version=255:rx_err_version \
 	reserved-flags=150:rx_err_reserved_flags l4-offset=150:rx_err_l4_offset \
-	mss=100:rx_err_mss
+	mss=100:rx_err_mss mss-small=100:rx_err_mss_small
 
 # The sequence number: frame length and offset against the payload.
 attack_errors frame-len=128:rx_err_frame_len seg-empty=100:rx_err_seg_empty \
@@ -305,6 +305,7 @@ attack len-mismatch 50 rx_err_len_mismatch=50 rx_frames=50 \
 	rx_frames_reassembled=50+
 attack too-fragmented 20 rx_err_too_fragmented=20 rx_frames=20 \
 	rx_frames_reassembled=20+
+attack interleaved 10 rx_frames=10 rx_frames_reassembled=10+
 attack frame-id-reuse 30 rx_frames=90 rx_frames_reassembled=90+
 
 # The IP header's options are the IP layer's business, after this hook.
@@ -329,6 +330,7 @@ wait_for ip_reasm_timeouts $((timeouts + 30)) ||
 segment=rx_err_frame_len+rx_err_seg_empty+rx_err_seg_offset+rx_err_seg_len
 reasm=rx_reasm_timeouts+rx_reasm_mem_drops
 header=rx_err_version+rx_err_reserved_flags+rx_err_l4_offset+rx_err_mss
+header=$header+rx_err_mss_small
 frame=rx_err_no_device+rx_err_inner+rx_frames
 attack random-segment 500 "$segment+$reasm=500"
 attack random-frame 500 "$header+$frame=500"
