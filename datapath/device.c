@@ -428,15 +428,18 @@ static int stt_changelink(struct net_device *dev, struct nlattr *tb[],
 	if (err)
 		return err;
 
-	/* Take the device out of the receive lookup while its key changes;
-	 * transmit reads the configuration without locks, as in geneve.
+	/* Quiesce both directions while the configuration changes, as
+	 * geneve does: out of the receive lookup, and transmit drops; the
+	 * grace period waits for the receivers and senders already running.
 	 */
 	hash_del_rcu(&stt->peer_node);
+	WRITE_ONCE(stt->reconfiguring, true);
 	synchronize_net();
 	stt->cfg = cfg;
 	dst_cache_reset(&stt->cfg.info.dst_cache);
 	hash_add_rcu(rtnl_dereference(stt->port)->peers, &stt->peer_node,
 		     stt_dev_context_id(stt));
+	smp_store_release(&stt->reconfiguring, false);
 	return 0;
 }
 

@@ -40,6 +40,11 @@ struct stt_dev {
 	/* Until the device is freed: stats are read after unregister. */
 	struct stt_counters __percpu *counters;
 	struct stt_config cfg;
+	/* Set while changelink rewrites cfg: transmit drops, as it cannot
+	 * read cfg whole meanwhile (smp_load_acquire pairs with the release
+	 * that clears it).
+	 */
+	bool reconfiguring;
 };
 
 struct stt_net {

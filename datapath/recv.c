@@ -262,9 +262,19 @@ unsigned int stt_rcv_hook(void *priv, struct sk_buff *skb,
 		return NF_ACCEPT;
 	iph = ip_hdr(skb);
 	th = (const struct tcphdr *)(skb->data + thoff);
-	if (th->dest != port->dst_port ||
-	    inet_addr_type_dev_table(state->net, skb->dev, iph->daddr) !=
-	    RTN_LOCAL)
+	if (th->dest != port->dst_port)
+		return NF_ACCEPT;
+	/* Route it here as IP input would right after this hook, so that
+	 * reverse-path filtering and the martian checks apply as they do to
+	 * TCP and to VXLAN's UDP: what they refuse is left to IP input to
+	 * drop and count (IPReversePathFilter, martians), what is not for
+	 * this host to IP forwarding, with the route attached.
+	 */
+	if (!skb_valid_dst(skb) &&
+	    ip_route_input_noref(skb, iph->daddr, iph->saddr, iph->tos,
+				 skb->dev))
+		return NF_ACCEPT;
+	if (skb_rtable(skb)->rt_type != RTN_LOCAL)
 		return NF_ACCEPT;
 
 	skb_set_transport_header(skb, thoff);

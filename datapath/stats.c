@@ -16,6 +16,7 @@ static const char * const counter_names[STT_RX_ERR_LIB] = {
 	[STT_TX_SW_SEGMENTED]		= "tx_sw_segmented",
 	[STT_TX_NO_TUNNEL_INFO]	= "tx_drop_no_tunnel_info",
 	[STT_TX_DROP_IP_OUTPUT]	= "tx_drop_ip_output",
+	[STT_TX_DROP_RECONFIG]		= "tx_drop_reconfig",
 	[STT_TX_ERR_FAMILY]		= "tx_err_family",
 	[STT_TX_ERR_ROUTE]		= "tx_err_route",
 	[STT_TX_ERR_LOOP]		= "tx_err_loop",
@@ -147,7 +148,8 @@ void stt_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats)
 	/* STT_TX_DROP_IP_OUTPUT is in tx_dropped or tx_errors already:
 	 * iptunnel_xmit() counted it in the device's own stats.
 	 */
-	stats->tx_dropped += c[STT_TX_NO_TUNNEL_INFO] + c[STT_TX_ERR_NOMEM];
+	stats->tx_dropped += c[STT_TX_NO_TUNNEL_INFO] + c[STT_TX_ERR_NOMEM] +
+			     c[STT_TX_DROP_RECONFIG];
 
 	stats->rx_errors += c[STT_RX_ERR_INNER] + c[STT_RX_ERR_ECN] +
 			    c[STT_RX_ERR_BAD_CSUM] + c[STT_RX_ERR_XFRM_POLICY] +

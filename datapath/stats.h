@@ -24,6 +24,7 @@ enum stt_counter {
 	STT_TX_SW_SEGMENTED,		/* inner GSO we could not carry */
 	STT_TX_NO_TUNNEL_INFO,		/* e.g. the stack's own IPv6 ND */
 	STT_TX_DROP_IP_OUTPUT,		/* refused by IP output */
+	STT_TX_DROP_RECONFIG,		/* sent while changelink ran */
 	STT_TX_ERR_FAMILY,
 	STT_TX_ERR_ROUTE,
 	STT_TX_ERR_LOOP,

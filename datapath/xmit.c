@@ -34,6 +34,7 @@ struct tx_path {
 	u8 tos;
 	u8 ttl;
 	__be16 df;
+	bool tos_inherited;		/* route per packet, not from the cache */
 	unsigned int mss;		/* outer TCP payload per segment */
 };
 
@@ -234,13 +235,16 @@ static void path_from_info(struct stt_dev *stt, struct sk_buff *skb,
 					cfg->sport_max, true);
 	path->tos = info->key.tos;
 	path->ttl = info->key.ttl;
+	path->tos_inherited = false;
 	if (cfg->collect_md) {
 		path->df = stt_tun_info_df(info) ? htons(IP_DF) : 0;
 		return;
 	}
 
-	if (path->tos == 1)
+	if (path->tos == 1) {
 		path->tos = ip_tunnel_get_dsfield(inner, skb);
+		path->tos_inherited = true;
+	}
 	if (cfg->ttl_inherit)
 		path->ttl = ip_tunnel_get_ttl(inner, skb);
 	path->df = 0;
@@ -256,7 +260,11 @@ static int route_ipv4(struct stt_dev *stt, struct sk_buff *skb,
 		      const struct ip_tunnel_info *info, struct tx_path *path,
 		      enum stt_counter *err)
 {
-	bool use_cache = ip_tunnel_dst_cache_usable(skb, info);
+	/* The cached route was looked up for one TOS; policy routing may
+	 * send another elsewhere.
+	 */
+	bool use_cache = ip_tunnel_dst_cache_usable(skb, info) &&
+			 !path->tos_inherited;
 	struct dst_cache *cache = (struct dst_cache *)&info->dst_cache;
 	struct flowi4 fl4 = { };
 	struct rtable *rt;
@@ -364,6 +372,10 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct tx_path path;
 	struct sk_buff *segs, *next;
 
+	if (unlikely(smp_load_acquire(&stt->reconfiguring))) {
+		err = STT_TX_DROP_RECONFIG;
+		goto drop;
+	}
 	info = tx_info(stt, skb);
 	if (!info) {
 		err = STT_TX_NO_TUNNEL_INFO;

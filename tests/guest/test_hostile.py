@@ -27,3 +27,14 @@ def test_hostile_unclaimed(scenario):
     moves; with a device on the port nothing answers."""
     scenario.run("hostile-unclaimed.sh", modules_dir=scenario.modules(),
                  timeout=300)
+
+
+def test_underlay_policy(scenario):
+    """STT protected by ESP (transport mode, static SAs): encrypted on the
+    wire, the transfer whole; plaintext STT from a neighbour without an SA
+    is refused by the inbound policy and counted (rx_err_xfrm_policy),
+    never decapsulated, and accepted once the policy is gone.  STT spoofing
+    another underlay address is dropped by rp_filter=1 before the STT
+    receive path, as VXLAN's UDP is, and received with rp_filter=0."""
+    scenario.run("underlay-policy.sh", modules_dir=scenario.modules(),
+                 timeout=400)

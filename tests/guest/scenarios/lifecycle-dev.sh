@@ -8,6 +8,7 @@
 #  - b's device is set down and up again in the middle of a transfer: while
 #    down it drops what arrives (rx_drop_dev_down), once up the transfer
 #    resumes and completes;
+#  - a's device is reconfigured (ttl, tos) 40 times during a transfer;
 #  - d, holding a device and its underlay, is deleted under a ping flood;
 #  - the underlay namespace of two devices living elsewhere (link-netns) is
 #    deleted under traffic, and takes the devices with it;
@@ -99,6 +100,21 @@ log "[b] s0 down: rx_drop_dev_down $drops -> $down_drops"
 send_file_check b
 [ "$(stt_counter b rx_drop_dev_down s0)" -eq "$down_drops" ] ||
 	fail "[b] s0 is up, but rx_drop_dev_down moved on from $down_drops"
+
+# Reconfigured in the middle of a transfer: a's s0 changes its ttl and tos
+# 40 times while frames leave it on the other CPU.  Transmit never reads a
+# half-written configuration (it drops while changelink runs, counted in
+# tx_drop_reconfig) and every frame that left carries whole settings.
+send_file_underway a b 10.0.0.2 $MIB
+reconf=$(stt_counter a tx_drop_reconfig s0)
+log "+ [a] 40 x stt-ctl set s0 ttl N tos N"
+for ((i = 1; i <= 40; i++)); do
+	in_ns a "$STT_CTL" set s0 ttl $((i % 2 ? 64 : 65)) tos $((i % 2 * 4)) ||
+		fail "[a] stt-ctl set s0 failed (round $i)"
+done
+log "[a] tx_drop_reconfig $reconf -> $(stt_counter a tx_drop_reconfig s0)"
+send_file_check b
+run in_ns a "$STT_CTL" show s0
 
 # A namespace holding a device and its underlay goes away under a ping
 # flood; the veth peer in c goes with it, so watching c's u0 tells when

@@ -5,8 +5,10 @@
 # 50 ms, host1's stt port is deleted and added again 100 times (25 on the
 # debug kernel; each ovs-vsctl call waits until ovs-vswitchd has applied it,
 # so the kernel vport and its stt_sys_7471 device really go and come back
-# every cycle).  Traffic
-# must flow again afterwards; once Open vSwitch has removed its datapaths,
+# every cycle).  Then host1's stt_sys_7471 is deleted with "ip link del"
+# five times (ovs-vswitchd adds it back each time), and host2's namespace is
+# deleted with its datapath and stt port still in it.  Traffic must flow
+# again afterwards; once Open vSwitch has removed its datapaths,
 # vport_stt and stt must unload while openvswitch stays, and no stt device may
 # be left in any namespace.
 #
@@ -70,15 +72,36 @@ log "[host1] $STT_DEV: ifindex $first before, $last after $CYCLES cycles"
 ping_sizes vm1 10.0.0.2 1 1472
 ping_sizes vm2 10.0.0.1 1
 
+# The device deleted under Open vSwitch, as an operator's "ip link del"
+# does: openvswitch.ko detaches the vport from its netdev notifier and reads
+# the device's stats after NETDEV_UNREGISTER (freed memory once, with the
+# debug kernel's KASAN to see it); ovs-vswitchd then adds the port again.
+for ((i = 1; i <= 5; i++)); do
+	run ip -n host1 link del "$STT_DEV"
+	wait_for bash -c "ip -n host1 link show $STT_DEV > /dev/null 2>&1 &&
+		[ \"\$(ip -n host1 -o link show $STT_DEV | cut -d: -f1)\" != $last ]" ||
+		fail "[host1] ovs-vswitchd did not add $STT_DEV again after ip link del (cycle $i)"
+	last=$(ifindex)
+done
+wait_for_ports
+check_interface host1 tun0
+ping_sizes vm1 10.0.0.2 1 1472
+
 kill -INT "$pinger"
 wait_background "$pinger" "$WORK/ping.log" || true
 log "background ping: $(grep 'packets transmitted' "$WORK/ping.log")"
 
-for host in host1 host2; do
-	host_ovs $host ovs-vsctl del-br br0
-	log "+ [$host] ovs-appctl -t ovs-vswitchd exit --cleanup; stop ovsdb-server"
-	stop_host $host
-done
+# A namespace going away with a datapath that holds an stt port:
+# openvswitch.ko's and stt.ko's namespace exits both remove the device.
+stop_vswitchd host2
+dp_ports host2 | grep -qx "$STT_DEV" ||
+	fail "[host2] $STT_DEV left the datapath with ovs-vswitchd"
+stop_host host2
+del_ns host2
+
+host_ovs host1 ovs-vsctl del-br br0
+log "+ [host1] ovs-appctl -t ovs-vswitchd exit --cleanup; stop ovsdb-server"
+stop_host host1
 left=$(stt_devices)
 [ -z "$left" ] || fail "stt devices left after Open vSwitch removed its datapaths: $left"
 

@@ -379,6 +379,8 @@ fixed_peer_checks() {
 	ctl a add fp5 remote 192.0.2.2 id 5 link-netns u
 	shows a fp5 "fp5: stt remote 192.0.2.2 id 0x5 dstport 7471 ttl 0 tos 0 df unset link-netnsid $id"
 
+	userns_checks
+
 	# (In ifindex order, and fp5 took its ifindex in u.)
 	got=$(ctlq a show | cut -d: -f1 | sort | tr '\n' ' ')
 	[ "$got" = "fp0 fp1 fp2 fp3 fp5 s0 s2 s5 " ] ||
@@ -387,6 +389,40 @@ fixed_peer_checks() {
 		ctl a del "$dev"
 		no_device a "$dev"
 	done
+}
+
+# A container: a network namespace owned by an unprivileged user namespace,
+# given a device whose underlay is a.  Root of the container may not
+# retarget it (remote, id, ttl, tos...): that would steer packets in a
+# namespace it has no rights in.  Root of the host may.
+userns_checks() {
+	local pid want err rc=0
+
+	ctl a add fp6 remote 192.0.2.2 id 6
+	unshare --user --map-root-user --net sleep 600 &
+	pid=$!
+	BACKGROUND+=("$pid")
+	wait_for bash -c "[ \"\$(readlink /proc/$pid/ns/user)\" != \"\$(readlink /proc/self/ns/user)\" ]" ||
+		fail "unshare made no user namespace"
+	run ip netns attach c "$pid"
+	NAMESPACES+=(c)
+	run ip -n a link set fp6 netns c
+	want="fp6: stt remote 192.0.2.2 id 0x6 dstport 7471 ttl 0 tos 0 df unset link-netnsid 0"
+	shows c fp6 "$want"
+
+	log "+ [c, as root of its user namespace] stt-ctl set fp6 remote 172.31.0.99  (must fail with 1)"
+	nsenter -t "$pid" --user --net "$STT_CTL" set fp6 remote 172.31.0.99 \
+		2> "$WORK/stderr" || rc=$?
+	err=$(cat "$WORK/stderr")
+	[ "$rc" -eq 1 ] && [ "$err" = "stt-ctl: set fp6: Operation not permitted: changing an stt device needs CAP_NET_ADMIN in its underlay namespace" ] ||
+		fail "root of a user namespace changed fp6 (exit $rc): $err"
+	log "  $err"
+	shows c fp6 "$want"
+
+	ctl c set fp6 ttl 9
+	shows c fp6 "${want/ttl 0/ttl 9}"
+	ctl c del fp6
+	no_device c fp6
 }
 
 if fixed_peer_supported; then
