@@ -25,3 +25,12 @@ def test_dev_ovs(scenario):
 def test_dev_netns(scenario):
     """Devices of one underlay namespace serving two others (link-netns)."""
     scenario.run("dev-netns.sh", modules_dir=scenario.modules(), timeout=500)
+
+
+def test_inner_marks(scenario):
+    """VLAN tags and ECN across the tunnel: an 802.1Q tag rides in the
+    STT header and an 802.1ad tag stays an 802.1ad tag; VLAN devices on
+    stt keep its offloads; CE on the outer header reaches the inner
+    packets, and CE on a Not-ECT packet drops it (rx_err_ecn)."""
+    scenario.run("inner-marks.sh", modules_dir=scenario.modules(),
+                 timeout=400)
