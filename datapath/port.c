@@ -16,6 +16,7 @@
 #include <net/netlink.h>
 
 #include "device.h"
+#include "pmtu.h"
 #include "recv.h"
 #include "port.h"
 #include "stats.h"
@@ -63,14 +64,20 @@ static struct stt_port *port_open(struct net *net, __be16 dst_port,
 		goto err_destroy_reasm;
 	}
 
-	port->hook.hook = stt_rcv_hook;
-	port->hook.priv = port;
-	port->hook.pf = NFPROTO_IPV4;
-	port->hook.hooknum = NF_INET_PRE_ROUTING;
-	port->hook.priority = STT_NF_PRIORITY;
-	err = nf_register_net_hook(net, &port->hook);
+	port->hooks[0] = (struct nf_hook_ops) {
+		.hook = stt_rcv_hook, .priv = port, .pf = NFPROTO_IPV4,
+		.hooknum = NF_INET_PRE_ROUTING, .priority = STT_NF_PRIORITY,
+	};
+	/* ICMP errors about our segments, once IP input has taken them as
+	 * local; where in LOCAL_IN does not matter, they go on.
+	 */
+	port->hooks[1] = (struct nf_hook_ops) {
+		.hook = stt_icmp_hook, .priv = port, .pf = NFPROTO_IPV4,
+		.hooknum = NF_INET_LOCAL_IN, .priority = NF_IP_PRI_FILTER,
+	};
+	err = nf_register_net_hooks(net, port->hooks, ARRAY_SIZE(port->hooks));
 	if (err) {
-		NL_SET_ERR_MSG(extack, "cannot register the STT receive hook");
+		NL_SET_ERR_MSG(extack, "cannot register the STT receive hooks");
 		goto err_disable_defrag;
 	}
 
@@ -91,8 +98,9 @@ err_free_port:
 static void port_close(struct stt_port *port)
 {
 	list_del(&port->list);
-	nf_unregister_net_hook(port->net, &port->hook);
-	/* The hook may still be running on another CPU until a grace period
+	nf_unregister_net_hooks(port->net, port->hooks,
+				ARRAY_SIZE(port->hooks));
+	/* A hook may still be running on another CPU until a grace period
 	 * has passed; only then are the table and counters unused.
 	 */
 	synchronize_net();

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A receive port: the (underlay namespace, destination port) pair that stt
- * devices share.  It owns the netfilter hook that takes STT segments away
+ * devices share.  It owns the netfilter hooks that take STT segments away
  * from the TCP stack, the reassembly table and the counters of everything
  * that happens before a frame is matched to a device.
  */
@@ -26,7 +26,7 @@ struct stt_port {
 	unsigned int refcnt;		/* attached devices, under RTNL */
 	struct stt_dev __rcu *collect_md_dev;
 	DECLARE_HASHTABLE(peers, 6);	/* fixed-peer devices by context id */
-	struct nf_hook_ops hook;
+	struct nf_hook_ops hooks[2];	/* recv.c's, then pmtu.c's */
 	struct stt_reasm_table reasm;
 	struct stt_counters __percpu *counters;
 };

@@ -40,6 +40,7 @@ static const char * const counter_names[STT_RX_ERR_LIB] = {
 	[STT_RX_ERR_NO_DEVICE]		= "rx_err_no_device",
 	[STT_RX_ERR_PORT_NOMEM]		= "rx_err_port_nomem",
 	[STT_RX_ERR_XFRM_POLICY]	= "rx_err_xfrm_policy",
+	[STT_PMTU_UPDATES]		= "pmtu_updates",
 };
 
 /* Gauges of the receive port's reassembly table, after the counters. */

@@ -50,6 +50,7 @@ enum stt_counter {
 	STT_RX_ERR_NO_DEVICE,
 	STT_RX_ERR_PORT_NOMEM,
 	STT_RX_ERR_XFRM_POLICY,		/* refused by the inbound IPsec policy */
+	STT_PMTU_UPDATES,		/* ICMP "fragmentation needed" taken */
 	/* One counter per lib/ rejection reason, named after it. */
 	STT_RX_ERR_LIB,
 	STT_COUNTER_MAX = STT_RX_ERR_LIB + STT_ERR_MAX - 1,

@@ -34,3 +34,10 @@ def test_inner_marks(scenario):
     packets, and CE on a Not-ECT packet drops it (rx_err_ecn)."""
     scenario.run("inner-marks.sh", modules_dir=scenario.modules(),
                  timeout=400)
+
+
+def test_pmtu(scenario):
+    """A router with a 1400-byte link between two devices that set DF:
+    the sender learns the path MTU from the router's ICMP errors
+    (pmtu_updates) and the transfer arrives whole."""
+    scenario.run("pmtu.sh", modules_dir=scenario.modules(), timeout=400)

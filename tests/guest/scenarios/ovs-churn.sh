@@ -6,7 +6,7 @@
 # debug kernel; each ovs-vsctl call waits until ovs-vswitchd has applied it,
 # so the kernel vport and its stt_sys_7471 device really go and come back
 # every cycle).  Then host1's stt_sys_7471 is deleted with "ip link del"
-# five times (ovs-vswitchd adds it back each time), and host2's namespace is
+# five times (and the port taken out and in again), and host2's namespace is
 # deleted with its datapath and stt port still in it.  Traffic must flow
 # again afterwards; once Open vSwitch has removed its datapaths,
 # vport_stt and stt must unload while openvswitch stays, and no stt device may
@@ -36,6 +36,11 @@ stt_devices() {
 		ip -n "$ns" -o link show type stt | awk -v ns="$ns" -F': ' \
 			'{ print ns ": " $2 " (type stt)" }'
 	done
+}
+
+# stt_port_gone HOST: HOST's datapath has no stt port.
+stt_port_gone() {
+	! dp_ports "$1" | grep -qx "$STT_DEV"
 }
 
 stt_two_hosts
@@ -75,13 +80,17 @@ ping_sizes vm2 10.0.0.1 1
 # The device deleted under Open vSwitch, as an operator's "ip link del"
 # does: openvswitch.ko detaches the vport from its netdev notifier and reads
 # the device's stats after NETDEV_UNREGISTER (freed memory once, with the
-# debug kernel's KASAN to see it); ovs-vswitchd then adds the port again.
+# debug kernel's KASAN to see it).  ovs-vswitchd keeps the port in its
+# configuration; taking it out and in again brings the device back.
 for ((i = 1; i <= 5; i++)); do
 	run ip -n host1 link del "$STT_DEV"
-	wait_for bash -c "ip -n host1 link show $STT_DEV > /dev/null 2>&1 &&
-		[ \"\$(ip -n host1 -o link show $STT_DEV | cut -d: -f1)\" != $last ]" ||
-		fail "[host1] ovs-vswitchd did not add $STT_DEV again after ip link del (cycle $i)"
-	last=$(ifindex)
+	wait_for stt_port_gone host1 ||
+		fail "[host1] $STT_DEV stayed in the datapath after ip link del (cycle $i)"
+	ovs-vsctl --db="$db" --timeout="$WAIT_TIMEOUT" del-port br0 tun0 ||
+		fail "[host1] ovs-vsctl del-port failed after ip link del (cycle $i)"
+	ovs-vsctl --db="$db" --timeout="$WAIT_TIMEOUT" add-port br0 tun0 \
+		-- set Interface tun0 type=stt options:remote_ip=192.0.2.2 ||
+		fail "[host1] ovs-vsctl add-port failed after ip link del (cycle $i)"
 done
 wait_for_ports
 check_interface host1 tun0
