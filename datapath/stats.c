@@ -24,6 +24,7 @@ static const char * const counter_names[STT_RX_ERR_LIB] = {
 	[STT_TX_ERR_NOMEM]		= "tx_err_nomem",
 	[STT_TX_ERR_CSUM]		= "tx_err_csum",
 	[STT_TX_ERR_GSO]		= "tx_err_gso",
+	[STT_TX_ERR_INNER]		= "tx_err_inner",
 	[STT_RX_FRAMES]			= "rx_frames",
 	[STT_RX_ERR_INNER]		= "rx_err_inner",
 	[STT_RX_ERR_ECN]		= "rx_err_ecn",
@@ -143,7 +144,7 @@ void stt_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats)
 	dev_get_tstats64(dev, stats);
 	dev_counters(dev, c, NULL);
 
-	stats->tx_errors += sum_range(c, STT_TX_ERR_FAMILY, STT_TX_ERR_GSO);
+	stats->tx_errors += sum_range(c, STT_TX_ERR_FAMILY, STT_TX_ERR_INNER);
 	stats->tx_carrier_errors += c[STT_TX_ERR_ROUTE];
 	stats->collisions += c[STT_TX_ERR_LOOP];
 	/* STT_TX_DROP_IP_OUTPUT is in tx_dropped or tx_errors already:

@@ -32,6 +32,7 @@ enum stt_counter {
 	STT_TX_ERR_NOMEM,
 	STT_TX_ERR_CSUM,
 	STT_TX_ERR_GSO,
+	STT_TX_ERR_INNER,		/* inner IP header cut short */
 	/* Receive after demultiplexing, charged to the device. */
 	STT_RX_FRAMES,
 	STT_RX_ERR_INNER,		/* inner headers contradict STT flags */

@@ -376,6 +376,13 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 		err = STT_TX_DROP_RECONFIG;
 		goto drop;
 	}
+	/* path_from_info() and the ECN encapsulation read the inner IP
+	 * header.
+	 */
+	if (!pskb_inet_may_pull(skb)) {
+		err = STT_TX_ERR_INNER;
+		goto drop;
+	}
 	info = tx_info(stt, skb);
 	if (!info) {
 		err = STT_TX_NO_TUNNEL_INFO;
