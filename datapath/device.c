@@ -439,6 +439,7 @@ static int stt_changelink(struct net_device *dev, struct nlattr *tb[],
 	dst_cache_reset(&stt->cfg.info.dst_cache);
 	hash_add_rcu(rtnl_dereference(stt->port)->peers, &stt->peer_node,
 		     stt_dev_context_id(stt));
+	/* Pairs with stt_xmit()'s acquire: the new cfg is seen whole. */
 	smp_store_release(&stt->reconfiguring, false);
 	return 0;
 }

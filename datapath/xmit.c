@@ -372,6 +372,7 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct tx_path path;
 	struct sk_buff *segs, *next;
 
+	/* Pairs with stt_changelink()'s release: cfg is read after it. */
 	if (unlikely(smp_load_acquire(&stt->reconfiguring))) {
 		err = STT_TX_DROP_RECONFIG;
 		goto drop;
