@@ -132,6 +132,10 @@ fi
 
 if part rp_filter; then
 	run ip -n c addr add 192.0.2.1/32 dev u1
+	# b would not answer ARP from 192.0.2.1 on u1 with rp_filter on: c
+	# must reach b's link, so that b's IP input is what refuses it.
+	run ip -n c neigh replace 192.0.3.2 dev u1 nud permanent \
+		lladdr "$(in_ns b cat /sys/class/net/u1/address)"
 	run in_ns c "$STT_CTL" add s1 remote 192.0.3.2 local 192.0.2.1 id $KEY
 	stt_dev_up c s1 10.0.0.3/24
 	# The inner ARP would be answered towards a: c's frames are what counts.
