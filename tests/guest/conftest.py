@@ -219,11 +219,12 @@ class Scenario:
                                        short_name(self.release)))
 
     def invoke(self, script, *args, modules_dir=None, timeout=300,
-               append=(), cpus=DEFAULT_CPUS):
+               append=(), cpus=DEFAULT_CPUS, nics=()):
         """Boot the kernel with CPUS CPUs and run SCRIPT (a path, or a name
-        in scenarios/) with ARGS, APPEND added to the kernel command line.
-        Returns (completed run-guest process, parsed result.json or
-        None)."""
+        in scenarios/) with ARGS, APPEND added to the kernel command line
+        and an emulated NIC per item of NICS (run-guest --nic, e.g.
+        ("e1000e", "virtio-net-pci,mrg_rxbuf=off")).  Returns (completed
+        run-guest process, parsed result.json or None)."""
         if not os.path.isabs(script):
             script = os.path.join(SCENARIOS, script)
         results = self.results_dir()
@@ -238,6 +239,8 @@ class Scenario:
             cmd += ["--modules", d]
         for word in append:
             cmd += ["--append", word]
+        for nic in nics:
+            cmd += ["--nic", nic]
         cmd += ["--", script] + [str(a) for a in args]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         print(proc.stdout + proc.stderr)
@@ -252,11 +255,11 @@ class Scenario:
         return proc, result
 
     def run(self, script, *args, modules_dir=None, timeout=300,
-            cpus=DEFAULT_CPUS):
+            cpus=DEFAULT_CPUS, nics=()):
         """Like invoke(), but fail the test with the rig's report unless the
         scenario passed.  Returns the parsed result.json."""
         proc, result = self.invoke(script, *args, modules_dir=modules_dir,
-                                   timeout=timeout, cpus=cpus)
+                                   timeout=timeout, cpus=cpus, nics=nics)
         if proc.returncode != 0 or not result or result["verdict"] != "PASS":
             pytest.fail("%s on %s failed:\n%s" % (
                 os.path.basename(script), self.release,

@@ -20,8 +20,10 @@
 #	send_file_and_hash vm1 vm2 10.0.0.2 64
 #	iperf3_check vm1 vm2 10.0.0.2 3
 #
-# Topology: add_host, add_ns, del_ns, add_underlay, add_vm, add_tunnel_port,
-# wait_for_ports, check_interface, ovs_sync, tunnel_device, dp_ports.
+# Topology: add_host, add_ns, del_ns, add_underlay, add_nic_underlay, add_vm,
+# add_tunnel_port, wait_for_ports, check_interface, ovs_sync, tunnel_device,
+# dp_ports.  Emulated NICs (run-guest --nic): load_nic_drivers, nic_devices,
+# underlay_offloads, virtio_feature.
 # Commands: host_ovs (logged), host_ovs_q (quiet), in_ns, run, log, fail.
 # Traffic: ping_sizes, send_file_and_hash (send_file_start, send_file_check,
 # send_file_underway, send_file_unfinished, received_bytes), iperf3_check,
@@ -370,6 +372,144 @@ add_underlay() {
 	set_address "$b" "$name" "$addr_b"
 	ip -n "$a" link set "$name" up
 	ip -n "$b" link set "$name" up
+}
+
+# ---- emulated NICs (run-guest --nic) -----------------------------------------
+#
+# veth never builds the skb layouts real NIC drivers build (a page-fragment
+# head, GRO's frag_list members, a driver's own checksum and segmentation
+# offloads).  run-guest --nic gives the guest emulated PCI NICs, all on one
+# QEMU hub and nothing else, so two of them make a wire between namespaces.
+
+# load_nic_drivers: load the driver of every emulated NIC that has none yet.
+# Debian builds e1000e, igb and virtio_net as modules and the guest has no
+# udev to load them; the debug test kernel has them built in (bound already).
+# By modalias, so that any --nic model finds its driver.
+load_nic_drivers() {
+	local dev class aliases=()
+	for dev in /sys/bus/pci/devices/*; do
+		read -r class < "$dev/class"
+		# Class 0x02: network controller.
+		[ "${class:0:4}" = 0x02 ] || continue
+		[ -e "$dev/driver" ] || aliases+=("$(cat "$dev/modalias")")
+	done
+	# A virtio NIC is virtio device 1 under virtio_pci, with a driver of
+	# its own.
+	for dev in /sys/bus/virtio/devices/*; do
+		[ -e "$dev/device" ] || continue
+		[ "$(cat "$dev/device")" = 0x0001 ] || continue
+		[ -e "$dev/driver" ] || aliases+=("$(cat "$dev/modalias")")
+	done
+	if [ ${#aliases[@]} -gt 0 ]; then
+		run modprobe -a "${aliases[@]}" ||
+			fail "cannot load the emulated NICs' drivers"
+	fi
+}
+
+# nic_devices: the emulated NICs in the initial namespace, "PCI-ADDRESS NAME"
+# a line, by PCI address: run-guest gives them slots in --nic order.
+nic_devices() {
+	local dev pci
+	for dev in /sys/class/net/*; do
+		[ -e "$dev/device" ] || continue
+		# A virtio NIC's device is virtioN below its PCI function.
+		pci=$(readlink -f "$dev/device" |
+			grep -oE '[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]' |
+			tail -n 1) || true
+		[ -z "$pci" ] || echo "$pci ${dev##*/}"
+	done | sort
+}
+
+nic_count_at_least() {
+	[ "$(nic_devices | wc -l)" -ge "$1" ]
+}
+
+has_carrier() {
+	[ "$(in_ns "$1" cat "/sys/class/net/$2/carrier" 2>/dev/null)" = 1 ]
+}
+
+# add_nic_underlay HOST_A ADDR_A HOST_B ADDR_B [NAME]: the underlay of
+# add_underlay, made of the guest's first two emulated NICs (by PCI
+# address: the first --nic goes to HOST_A) instead of a veth pair.  Both are
+# moved into their namespace, renamed NAME (default u0), get MTU 1500 and
+# their address, and are up with carrier on return.
+add_nic_underlay() {
+	local a=$1 addr_a=$2 b=$3 addr_b=$4 name=${5:-u0} nics ns pci dev driver
+	load_nic_drivers
+	wait_for nic_count_at_least 2 ||
+		fail "the guest has fewer than two emulated NICs (run-guest --nic MODEL, twice): $(nic_devices | tr '\n' ' ')"
+	mapfile -t nics < <(nic_devices)
+	for ns in "$a" "$b"; do
+		read -r pci dev <<< "${nics[0]}"
+		nics=("${nics[@]:1}")
+		driver=$(ethtool -i "$dev" | sed -n 's/^driver: //p')
+		log "[$ns] $name is $dev, PCI $pci, driver $driver"
+		run ip link set dev "$dev" netns "$ns"
+		run ip -n "$ns" link set dev "$dev" name "$name" mtu 1500
+	done
+	set_address "$a" "$name" "$addr_a"
+	set_address "$b" "$name" "$addr_b"
+	run ip -n "$a" link set "$name" up
+	run ip -n "$b" link set "$name" up
+	# A NIC reports carrier some time after it is up (e1000e's watchdog).
+	for ns in "$a" "$b"; do
+		wait_for has_carrier "$ns" "$name" ||
+			fail "[$ns] $name has no carrier"
+	done
+}
+
+# virtio_feature NS DEV BIT: prints 1 if the virtio driver of NS's DEV
+# negotiated feature BIT (VIRTIO_NET_F_*), 0 if not.  sysfs lists them as
+# a string of 0s and 1s, bit 0 first.
+virtio_feature() {
+	local features
+	features=$(in_ns "$1" cat "/sys/class/net/$2/device/features") ||
+		return 1
+	echo "${features:$3:1}"
+}
+
+# ethtool -k's name of an ethtool -K feature word.
+offload_name() {
+	case "$1" in
+	gro) echo generic-receive-offload ;;
+	gso) echo generic-segmentation-offload ;;
+	tso) echo tcp-segmentation-offload ;;
+	lro) echo large-receive-offload ;;
+	tx) echo tx-checksumming ;;
+	rx) echo rx-checksumming ;;
+	sg) echo scatter-gather ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# underlay_offloads NS DEV FEATURE on|off...: ethtool -K DEV with those
+# features (gro, tso, tx, ...), then log what the driver actually has: a NIC
+# can refuse (virtio-net on a QEMU hub has no TX checksum or segmentation
+# offload, "off [fixed]"), and turning one off can take another with it
+# (tx off takes tso).  OFFLOADS_REFUSED lists "FEATURE=STATE" for each
+# feature left otherwise than asked.
+underlay_offloads() {
+	local ns=$1 dev=$2 features feature want have
+	shift 2
+	OFFLOADS_REFUSED=()
+	# ethtool -K fails when it cannot make one of the changes; what the
+	# driver has is judged below, feature by feature.
+	run in_ns "$ns" ethtool -K "$dev" "$@" || true
+	features=$(in_ns "$ns" ethtool -k "$dev") ||
+		fail "[$ns] ethtool -k $dev failed"
+	while [ $# -ge 2 ]; do
+		feature=$1 want=$2
+		shift 2
+		have=$(echo "$features" |
+			sed -n "s/^$(offload_name "$feature"): //p")
+		[ "${have%% *}" = "$want" ] ||
+			OFFLOADS_REFUSED+=("$feature=${have:-unknown}")
+	done
+	log "[$ns] $dev offloads: $(echo "$features" |
+		awk -F': ' '/^(generic-receive-offload|tcp-segmentation-offload|tx-checksumming|rx-checksumming|scatter-gather|rx-gro-list|large-receive-offload|rx-gro-hw):/ {
+			sub(/ \[fixed\]/, "(fixed)", $2); printf " %s=%s", $1, $2 }')"
+	[ ${#OFFLOADS_REFUSED[@]} -eq 0 ] ||
+		log "[$ns] $dev did not take: ${OFFLOADS_REFUSED[*]}"
 }
 
 # add_dummy NS ADDR...: a dummy device dummy0 in NS holding every ADDR, an

@@ -348,21 +348,22 @@ stt_judge_segments() {
 	stt_judge_capture "$STT_RESULTS/$name.pcap" "$key"
 }
 
-# stt-ctl from the build tree of the guest's kernel (any build would do: it
-# is the same userspace).
-find_stt_ctl() {
+# find_built PATH: the program PATH (relative to a build tree, e.g.
+# utilities/stt-ctl) from the build tree of the guest's kernel, or else any
+# (it is the same userspace).
+find_built() {
 	local short dir
 	short=$(echo "$STT_KVER" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/')
 	for dir in "$STT_REPO/_build/$short" "$STT_REPO"/_build/*; do
-		if [ -x "$dir/utilities/stt-ctl" ]; then
-			echo "$dir/utilities/stt-ctl"
+		if [ -x "$dir/$1" ]; then
+			echo "$dir/$1"
 			return
 		fi
 	done
 	return 1
 }
 # Not fatal here: only scenarios that run it need it, and they fail naming it.
-STT_CTL=${STT_CTL:-$(find_stt_ctl)} ||
+STT_CTL=${STT_CTL:-$(find_built utilities/stt-ctl)} ||
 	STT_CTL="stt-ctl-not-built--make-C-_build/KVER"
 
 # stt_dev_up NS DEV ADDR: address and bring up a plain stt device, IPv6 off:
