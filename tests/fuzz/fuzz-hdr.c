@@ -123,6 +123,14 @@ static bool mss_ok(const struct input *in)
 	return partial(in) || be16(in->b + W_MSS) == 0;
 }
 
+/* With a partial checksum: 0, or no finer than STT_MIN_MSS. */
+static bool mss_floor_ok(const struct input *in)
+{
+	uint16_t mss = be16(in->b + W_MSS);
+
+	return !partial(in) || mss == 0 || mss >= STT_MIN_MSS;
+}
+
 static const struct rule {
 	bool (*holds)(const struct input *);
 	enum stt_err err;
@@ -133,6 +141,7 @@ static const struct rule {
 	{ no_reserved_flags, STT_ERR_FLAGS },
 	{ l4_offset_ok, STT_ERR_L4_OFFSET },
 	{ mss_ok, STT_ERR_MSS },
+	{ mss_floor_ok, STT_ERR_MSS_SMALL },
 };
 
 static enum stt_err ref_verdict(const struct input *in)
