@@ -71,6 +71,34 @@ static bool restore_offload(struct sk_buff *skb,
 	return true;
 }
 
+/*
+ * RFC 6040, as geneve and vxlan: CE outside becomes CE inside; a packet
+ * that cannot carry it gets more than 1 (drop).  @skb's data is at the
+ * inner L3 header.  A frame whose IP header sits behind a VLAN tag in the
+ * frame (802.1ad, stacked tags) keeps its ECN field: skb_protocol() would
+ * look for the tag where the MAC header was, not where it is now.
+ */
+static int ecn_decapsulate(u8 outer_tos, struct sk_buff *skb)
+{
+	u8 inner;
+
+	switch (skb->protocol) {
+	case htons(ETH_P_IP):
+		if (!pskb_may_pull(skb, sizeof(struct iphdr)))
+			return 0;
+		inner = ip_hdr(skb)->tos;
+		break;
+	case htons(ETH_P_IPV6):
+		if (!pskb_may_pull(skb, sizeof(struct ipv6hdr)))
+			return 0;
+		inner = ipv6_get_dsfield(ipv6_hdr(skb));
+		break;
+	default:
+		return 0;
+	}
+	return INET_ECN_decapsulate(skb, outer_tos, inner);
+}
+
 /* @skb holds one whole frame, data at the STT header, outer IP header at
  * its network header.
  */
@@ -78,13 +106,13 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 		      const struct tcphdr *th_copy)
 {
 	struct stt_counters __percpu *counters = port->counters;
-	const struct iphdr *oiph;
 	struct metadata_dst *tun_dst;
 	struct stt_hdr_fields f;
 	struct stt_dev *stt;
 	enum stt_counter err;
 	enum stt_err hdr_err;
 	unsigned int len;
+	u8 outer_tos;
 
 	if (!pskb_may_pull(skb, min_t(unsigned int, skb->len,
 				      STT_HDR_LEN + ETH_HLEN))) {
@@ -130,13 +158,10 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 		goto drop;
 	}
 
-	oiph = ip_hdr(skb);
+	outer_tos = ip_hdr(skb)->tos;
 	skb->protocol = eth_type_trans(skb, stt->dev);
 	skb_reset_network_header(skb);
-	/* RFC 6040, as geneve and vxlan: CE outside becomes CE inside; a
-	 * packet that cannot carry it is dropped.
-	 */
-	if (IP_ECN_decapsulate(oiph, skb) > 1) {
+	if (ecn_decapsulate(outer_tos, skb) > 1) {
 		err = STT_RX_ERR_ECN;
 		goto drop;
 	}
