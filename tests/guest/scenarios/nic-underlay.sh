@@ -25,7 +25,7 @@
 #   host2 sends every TCP packet to the controller and forwards it (the
 #   datapath flow queues every packet, a GSO one segmented first, to
 #   ovs-vswitchd); steps upcalls-gro-on and
-#   upcalls-gro-off: with both underlays' GRO so, 16 MiB with SHA-256 each
+#   upcalls-gro-off: with both underlays' GRO so, 8 MiB with SHA-256 each
 #   way.
 #
 # Every part ends with the stt counters: rx_frames moved, no error counter
@@ -64,13 +64,14 @@ wanted() {
 }
 
 KEY=0x1122334455667788
-# MiB per transfer: the clone and upcall steps take as much as they need to
-# show what they test (the crashes came 7-17 s into a 16 MiB transfer); the
-# offload matrix only has to show that every combination carries data, and
-# the NFQUEUE consumer costs a process context switch per packet.
+# MiB per transfer.  The clone steps keep 16 (the use-after-free came 10-17
+# s into such a transfer); the upcall steps send 8 each way (the BUG came
+# within 11 s); the offload matrix only has to show that every combination
+# carries data; the NFQUEUE consumer costs a context switch per packet.
 MIB=16
 MATRIX_MIB=4
 NFQUEUE_MIB=8
+UPCALL_MIB=8
 PACKET_COUNT=$STT_GUEST_DIR/tools/packet-count
 # The NIC each side's underlay must be: a transfer over another would test
 # something else.
@@ -372,8 +373,8 @@ part_ovs() {
 		step "upcalls on host2, host2's GRO $gro"
 		underlay_offloads host2 u0 gro $gro
 		underlay_offloads host1 u0 gro $gro
-		transfer vm1 vm2 10.0.0.2 "$STT_DEV" host2
-		transfer vm2 vm1 10.0.0.1 "$STT_DEV" host1
+		transfer vm1 vm2 10.0.0.2 "$STT_DEV" host2 $UPCALL_MIB
+		transfer vm2 vm1 10.0.0.1 "$STT_DEV" host1 $UPCALL_MIB
 	done
 	flows=$(controller_packets host2)
 	[ "$flows" -gt 0 ] ||
