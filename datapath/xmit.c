@@ -364,13 +364,40 @@ static enum stt_counter xmit_offloaded(struct stt_dev *stt,
 	return STT_COUNTER_MAX;
 }
 
+/*
+ * Segments a GSO packet the STT header cannot describe and sends each
+ * segment as a frame.  Returns STT_COUNTER_MAX once @skb is consumed, or
+ * STT_TX_ERR_GSO with @skb untouched.
+ */
+static enum stt_counter xmit_segmented(struct stt_dev *stt,
+				       struct sk_buff *skb,
+				       const struct tx_path *path)
+{
+	struct sk_buff *segs, *next;
+	enum stt_counter err;
+
+	segs = skb_gso_segment(skb, stt->dev->features & ~NETIF_F_GSO_MASK);
+	if (IS_ERR_OR_NULL(segs))
+		return STT_TX_ERR_GSO;
+	consume_skb(skb);
+	stt_count(stt->counters, STT_TX_SW_SEGMENTED);
+	skb_list_walk_safe(segs, skb, next) {
+		skb_mark_not_on_list(skb);
+		err = xmit_offloaded(stt, skb, path);
+		if (err != STT_COUNTER_MAX) {
+			stt_count(stt->counters, err);
+			kfree_skb(skb);
+		}
+	}
+	return STT_COUNTER_MAX;
+}
+
 netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct stt_dev *stt = netdev_priv(dev);
 	const struct ip_tunnel_info *info;
 	enum stt_counter err;
 	struct tx_path path;
-	struct sk_buff *segs, *next;
 
 	/* Pairs with stt_changelink()'s release: cfg is read after it. */
 	if (unlikely(smp_load_acquire(&stt->reconfiguring))) {
@@ -414,33 +441,11 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto drop;
 
 	err = xmit_offloaded(stt, skb, &path);
-	if (err == STT_COUNTER_MAX) {
-		ip_rt_put(path.rt);
-		return NETDEV_TX_OK;
-	}
-	if (err != STT_TX_SW_SEGMENTED) {
-		ip_rt_put(path.rt);
-		goto drop;
-	}
-
-	segs = skb_gso_segment(skb, dev->features & ~NETIF_F_GSO_MASK);
-	if (IS_ERR_OR_NULL(segs)) {
-		ip_rt_put(path.rt);
-		err = STT_TX_ERR_GSO;
-		goto drop;
-	}
-	consume_skb(skb);
-	stt_count(stt->counters, STT_TX_SW_SEGMENTED);
-	skb_list_walk_safe(segs, skb, next) {
-		skb_mark_not_on_list(skb);
-		err = xmit_offloaded(stt, skb, &path);
-		if (err != STT_COUNTER_MAX) {
-			stt_count(stt->counters, err);
-			kfree_skb(skb);
-		}
-	}
+	if (err == STT_TX_SW_SEGMENTED)
+		err = xmit_segmented(stt, skb, &path);
 	ip_rt_put(path.rt);
-	return NETDEV_TX_OK;
+	if (err == STT_COUNTER_MAX)
+		return NETDEV_TX_OK;
 
 drop:
 	stt_count(stt->counters, err);
