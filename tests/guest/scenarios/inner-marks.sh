@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# What the inner frame carries besides its bytes: VLAN tags and ECN.
+# What the inner frame carries besides its bytes: VLAN tags, an MSS below
+# what the header may carry, and ECN.
 #
 # VLAN: the STT header has room for one 802.1Q tag (PCP, VID; its DEI bit
 # is the "tag present" flag, and it has no TPID).  An 802.1Q tag rides in
@@ -55,6 +56,20 @@ for v in 10 20; do
 	[ "$feats" = on ] || fail "[a] s0.$v has TSO $feats: the VLAN device lost stt's offloads"
 done
 log "VLAN devices on s0 keep TSO"
+
+# ---- an MSS below the floor ---------------------------------------------------
+
+# TCP segments of 200 bytes: the header may not carry an MSS that fine
+# (STT_MIN_MSS), so a segments them in software rather than send frames b
+# would refuse.
+sw=$(stt_counter a tx_sw_segmented s0)
+small=$(stt_counter b rx_err_mss_small s0)
+iperf3_check a b 10.0.0.2 2 -M 200
+sw=$(($(stt_counter a tx_sw_segmented s0) - sw))
+small=$(($(stt_counter b rx_err_mss_small s0) - small))
+log "MSS 200: a segmented $sw GSO packets in software, b refused $small"
+[ "$sw" -gt 0 ] && [ "$small" -eq 0 ] ||
+	fail "MSS 200: tx_sw_segmented +$sw, rx_err_mss_small +$small"
 
 # ---- ECN --------------------------------------------------------------------
 
