@@ -160,6 +160,14 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 
 	outer_tos = ip_hdr(skb)->tos;
 	skb->protocol = eth_type_trans(skb, stt->dev);
+	/* Our own frame came back: a loop in the overlay (or a peer that
+	 * reflects), which delivering would only feed.
+	 */
+	if (unlikely(ether_addr_equal(eth_hdr(skb)->h_source,
+				      stt->dev->dev_addr))) {
+		err = STT_RX_ERR_LOOP;
+		goto drop;
+	}
 	skb_reset_network_header(skb);
 	if (ecn_decapsulate(outer_tos, skb) > 1) {
 		err = STT_RX_ERR_ECN;

@@ -28,6 +28,7 @@ static const char * const counter_names[STT_RX_ERR_LIB] = {
 	[STT_RX_FRAMES]			= "rx_frames",
 	[STT_RX_ERR_INNER]		= "rx_err_inner",
 	[STT_RX_ERR_ECN]		= "rx_err_ecn",
+	[STT_RX_ERR_LOOP]		= "rx_err_loop",
 	[STT_RX_DROP_DEV_DOWN]		= "rx_drop_dev_down",
 	[STT_RX_ERR_NOMEM]		= "rx_err_nomem",
 	[STT_RX_SEGMENTS]		= "rx_segments",
@@ -154,6 +155,7 @@ void stt_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats)
 			     c[STT_TX_DROP_RECONFIG];
 
 	stats->rx_errors += c[STT_RX_ERR_INNER] + c[STT_RX_ERR_ECN] +
+			    c[STT_RX_ERR_LOOP] +
 			    c[STT_RX_ERR_BAD_CSUM] + c[STT_RX_ERR_XFRM_POLICY] +
 			    sum_range(c, STT_RX_ERR_TCP_FLAGS,
 				      STT_RX_ERR_TCP_TRUNCATED) +

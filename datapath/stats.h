@@ -37,6 +37,7 @@ enum stt_counter {
 	STT_RX_FRAMES,
 	STT_RX_ERR_INNER,		/* inner headers contradict STT flags */
 	STT_RX_ERR_ECN,			/* CE outside on a Not-ECT inner packet */
+	STT_RX_ERR_LOOP,		/* sent from the device's own MAC */
 	STT_RX_DROP_DEV_DOWN,
 	STT_RX_ERR_NOMEM,
 	/* Receive before a device is known, charged to the port. */

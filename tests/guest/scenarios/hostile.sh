@@ -260,6 +260,7 @@ log "+ [x] stt-attack --iface u1 --dst 192.0.2.2 --key $ATTACK_KEY --seed $SEED 
 coproc ATTACK {
 	exec nice -n 10 ip netns exec x "$STT_ATTACK" --iface u1 \
 		--dst 192.0.2.2 --dst-mac "$(in_ns b cat /sys/class/net/u1/address)" \
+		--dev-mac "$(in_ns b cat /sys/class/net/s1/address)" \
 		--key $ATTACK_KEY --seed "$SEED" serve 2> "$WORK/attack.err"
 }
 BACKGROUND+=("$ATTACK_PID")
@@ -274,11 +275,12 @@ flood 20000 flood
 send_file_unfinished b "the flood"
 
 # Whole frames that pass every segment and header check: for s1, with
-# offloads s1 must restore, for no device, with inner headers that
-# contradict the STT header's flags.
+# offloads s1 must restore, from s1's own MAC address (a loop), for no
+# device, with inner headers that contradict the STT header's flags.
 attack valid 100 rx_frames=100
 attack valid-offload 100 rx_frames=100
-attack_errors no-device=100:rx_err_no_device inner=99:rx_err_inner
+attack_errors own-mac=50:rx_err_loop no-device=100:rx_err_no_device \
+	inner=99:rx_err_inner
 
 # The TCP header.  Checksums are checked first, so a SYN with a bad one is
 # a bad checksum.
@@ -305,6 +307,7 @@ attack len-mismatch 50 rx_err_len_mismatch=50 rx_frames=50 \
 	rx_frames_reassembled=50+
 attack too-fragmented 20 rx_err_too_fragmented=20 rx_frames=20 \
 	rx_frames_reassembled=20+
+attack one-byte 10 rx_frames=10 rx_frames_reassembled=10+
 attack interleaved 10 rx_frames=10 rx_frames_reassembled=10+
 attack frame-id-reuse 30 rx_frames=90 rx_frames_reassembled=90+
 
