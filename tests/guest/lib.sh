@@ -73,6 +73,13 @@ run() {
 	"$@"
 }
 
+# part NAME: a scenario made of parts runs the ones in PARTS, which it sets
+# from its arguments (all of its parts by default, e.g. PARTS=${*:-a b}), so
+# that a module failing one part can still be tried on the next.
+part() {
+	[[ " $PARTS " == *" $1 "* ]]
+}
+
 # Register a command to run at exit, before namespaces are deleted; the last
 # registered runs first.
 on_exit() {
@@ -609,25 +616,29 @@ declare -A TRANSFERS=()
 # send_file_start FROM_VM TO_VM TO_ADDR [MIB]: the same in the background, so
 # that the scenario can act while the bytes flow (one transfer per receiving
 # namespace at a time, any number at once); send_file_check TO_VM waits for it
-# and checks it, received_bytes TO_VM tells how far it got.
+# and checks it, received_bytes TO_VM tells how far it got.  TO_ADDR may be
+# IPv6; SEND_SOCKET_OPTS, if set, is appended to the sender's socat address
+# (",setsockopt=LEVEL:NAME:VALUE").
 send_file_start() {
 	local from=$1 to=$2 addr=$3 mib=${4:-64} port=5001
 	local src=$WORK/send.$to.bin dst=$WORK/recv.$to.bin sent receiver
+	local family= opts=${SEND_SOCKET_OPTS:-}
+	[[ $addr != *:* ]] || { family=6; addr=[$addr]; }
 	wait_for_ports
 	head -c "$((mib << 20))" /dev/urandom > "$src"
 	sent=$(sha256sum < "$src" | cut -d' ' -f1)
 	rm -f "$dst"
-	log "+ [$to] socat -u TCP-LISTEN:$port OPEN:$dst"
+	log "+ [$to] socat -u TCP$family-LISTEN:$port OPEN:$dst"
 	background "$WORK/socat-recv.$to.log" ip netns exec "$to" \
-		socat -u "TCP-LISTEN:$port,reuseaddr" "OPEN:$dst,creat,trunc"
+		socat -u "TCP$family-LISTEN:$port,reuseaddr" "OPEN:$dst,creat,trunc"
 	receiver=$BG_PID
 	wait_listening "$to" "$port" || fail "[$to] receiver not listening"
-	log "+ [$from] socat -u OPEN:$src TCP:$addr:$port  ($mib MiB)"
+	log "+ [$from] socat -u OPEN:$src TCP$family:$addr:$port$opts  ($mib MiB)"
 	# No time limit here: send_file_check gives the sender 300 s from when
 	# it lifts send_file_underway's throttle, however long the scenario
 	# acted before.
 	background "$WORK/socat-send.$to.log" ip netns exec "$from" \
-		socat -u "OPEN:$src" "TCP:$addr:$port"
+		socat -u "OPEN:$src" "TCP$family:$addr:$port$opts"
 	TRANSFERS[$to]="$from $mib $sent $(date +%s.%N) $receiver $BG_PID"
 }
 

@@ -36,7 +36,6 @@ KEY=0x1122334455667788
 KEY_C=0x5555
 AEAD="rfc4106(gcm(aes))"
 PARTS=${1:-ipsec rp_filter}
-part() { [[ " $PARTS " == *" $1 "* ]]; }
 
 add_ns a
 add_ns b

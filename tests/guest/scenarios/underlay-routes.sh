@@ -1,20 +1,35 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
+# What the underlay's routes do to STT.
+#
 # Path MTU: a router between a and b forwards onto a link of MTU 1400.  a's
 # device sets DF (as Open vSwitch does by default), so the router answers
 # a's 1500-byte segments with ICMP "fragmentation needed".  a must learn
 # the path MTU from them (pmtu_updates, and the route's cached mtu) and cut
 # its frames to it: the transfer arrives whole instead of black-holing.
 #
+# TOS policy routing: a second link between a and r, and a rule on a that
+# routes TOS 0x10 over it.  With "tos inherit" each frame's outer TOS is
+# its inner packet's, so each frame must take the route of its own TOS,
+# not the one a cached route of an earlier frame's TOS would give.
+#
 #   a: s0 10.0.0.1  u0 192.0.2.1 --- 192.0.2.254 r 198.51.100.254 === 198.51.100.2 u1  s0 10.0.0.2 :b
-#                        MTU 1500                   MTU 1400
+#                   u2 192.0.4.1 --- 192.0.4.254     MTU 1400
+#                        MTU 1500
+#   (a's s0 sends from 192.0.2.1 whichever link it takes)
+#
+#	underlay-routes.sh [pmtu|tos]
+#
+# runs both parts, or the one named (for a module that fails the first, to
+# see what it does with the second).
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../stt-lib.sh"
 
 KEY=0x1122334455667788
+PARTS=${1:-pmtu tos}
 
 add_ns a
 add_ns r
@@ -25,23 +40,64 @@ in_ns r sysctl -qw net.ipv4.ip_forward=1
 run ip -n a route add 198.51.100.0/24 via 192.0.2.254
 run ip -n b route add 192.0.2.0/24 via 198.51.100.254
 
-run in_ns a "$STT_CTL" add s0 remote 198.51.100.2 id $KEY df set
+run in_ns a "$STT_CTL" add s0 remote 198.51.100.2 local 192.0.2.1 id $KEY df set
 run in_ns b "$STT_CTL" add s0 remote 192.0.2.1 id $KEY df set
 stt_dev_up a s0 10.0.0.1/24
 stt_dev_up b s0 10.0.0.2/24
 
-# (A module without path MTU discovery has no such counter: the transfer
-# says what it does.)
-updates=$(stt_counter a pmtu_updates s0) || updates=none
-ping_sizes a 10.0.0.2 1 1400 8972
-send_file_and_hash a b 10.0.0.2 8
-[ "$updates" != none ] || fail "a's s0 has no pmtu_updates counter"
-updates=$(($(stt_counter a pmtu_updates s0) - updates))
-frag_needed=$(ip_mib r IcmpOutDestUnreachs)
-cached=$(ip -n a route get 198.51.100.2 | grep -o 'mtu [0-9]*' || true)
-log "r sent $frag_needed destination-unreachable errors; a took $updates (pmtu_updates), route to b: ${cached:-no mtu}"
-[ "$updates" -ge 1 ] || fail "a took no ICMP fragmentation-needed error"
-[ "$cached" = "mtu 1400" ] || fail "a's route to b has ${cached:-no mtu}, not mtu 1400"
+# ---- path MTU ----------------------------------------------------------------
+
+if part pmtu; then
+	# (A module without path MTU discovery has no such counter: the transfer
+	# says what it does.)
+	updates=$(stt_counter a pmtu_updates s0) || updates=none
+	ping_sizes a 10.0.0.2 1 1400 8972
+	send_file_and_hash a b 10.0.0.2 8
+	[ "$updates" != none ] || fail "a's s0 has no pmtu_updates counter"
+	updates=$(($(stt_counter a pmtu_updates s0) - updates))
+	frag_needed=$(ip_mib r IcmpOutDestUnreachs)
+	cached=$(ip -n a route get 198.51.100.2 | grep -o 'mtu [0-9]*' || true)
+	log "r sent $frag_needed destination-unreachable errors; a took $updates (pmtu_updates), route to b: ${cached:-no mtu}"
+	[ "$updates" -ge 1 ] || fail "a took no ICMP fragmentation-needed error"
+	[ "$cached" = "mtu 1400" ] || fail "a's route to b has ${cached:-no mtu}, not mtu 1400"
+fi
+
+# ---- TOS policy routing -------------------------------------------------------
+
+if part tos; then
+	add_underlay a 192.0.4.1/24 r 192.0.4.254/24 1500 u2
+	# a's source address arrives on r's u2: no reverse-path filter there.
+	in_ns r sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.u2.rp_filter=0
+	run ip -n a rule add tos 0x10 table 100
+	run ip -n a route add 198.51.100.0/24 via 192.0.4.254 dev u2 table 100
+	run in_ns a "$STT_CTL" set s0 tos inherit
+	in_ns r nft -f - <<-NFT
+	table ip stt_tos {
+		chain routed {
+			type filter hook forward priority filter;
+			iifname "u0" tcp dport $STT_PORT counter
+			iifname "u2" tcp dport $STT_PORT counter
+		}
+	}
+	NFT
+	# forwarded LINK: STT segments r has forwarded from a's LINK.
+	forwarded() {
+		in_ns r nft list chain ip stt_tos routed |
+			awk -v dev="\"$1\"" '$2 == dev { print $(NF - 2) }'
+	}
+	# Each echo request is a frame of one segment.  TOS 0 first, so that a
+	# route cache would hold u0's route when the TOS 0x10 frames come.
+	ping_sizes a 10.0.0.2 1
+	run in_ns a ping -c 3 -i 0.3 -Q 0x10 -W 5 10.0.0.2 > /dev/null
+	ping_sizes a 10.0.0.2 1
+	via_u0=$(forwarded u0)
+	via_u2=$(forwarded u2)
+	log "r forwarded $via_u0 STT segments from a's u0 (TOS 0) and $via_u2 from u2 (TOS 0x10)"
+	[ "$via_u2" -eq 3 ] ||
+		fail "$via_u2 STT segments came over u2, not the 3 echo requests of TOS 0x10"
+	[ "$via_u0" -ge 2 ] || fail "only $via_u0 STT segments of TOS 0 came over u0"
+fi
+
 stt_check_no_errors a s0
 stt_check_no_errors b s0
-log "PASS pmtu"
+log "PASS underlay-routes $PARTS"
