@@ -855,7 +855,7 @@ check_kernel_log() {
 # On failure: what Open vSwitch and the namespaces looked like, in
 # $STT_RESULTS/state.  (Open vSwitch logs are always kept, in ovs-HOST/.)
 save_state() {
-	local host ns dir=$STT_RESULTS/state
+	local host ns dev dir=$STT_RESULTS/state
 	mkdir -p "$dir"
 	for host in "${HOSTS[@]}"; do
 		{
@@ -872,6 +872,12 @@ save_state() {
 			ip -n "$ns" addr
 			ip -n "$ns" route
 			ss -N "$ns" -tanp
+			# Every stt device's counters, for a failure to be read.
+			for dev in $(ip -n "$ns" -o link show type stt |
+				     sed -n 's/^[0-9]*: \([^:@]*\).*/\1/p'); do
+				echo "ethtool -S $dev"
+				ip netns exec "$ns" ethtool -S "$dev"
+			done
 		} > "$dir/$ns-ip.txt" 2>&1 || true
 	done
 	dmesg > "$dir/dmesg.txt" 2>&1 || true
