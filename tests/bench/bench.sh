@@ -16,20 +16,47 @@
 # is 1450, what VXLAN and Geneve leave of a 1500-byte underlay, so that all
 # tunnels carry the same inner packets.
 #
+# Underlay profiles (--profiles):
+#
+#   1  veth u0, all offloads
+#   2  veth u0, TSO and checksum offload but no UDP-tunnel segmentation
+#   3  veth u0, no checksum or segmentation offload, no GRO
+#   4  emulated Intel 82574 NICs (e1000e) instead of u0: TSO and checksum
+#      offload, no UDP-tunnel segmentation (the NIC has none), GRO
+#   5  emulated virtio-net NICs (mergeable receive buffers off), as 4
+#
+# Profiles 4 and 5 are the NIC STT was made for, as hardware: the guest has
+# four NICs of each model from boot (tests/bench/run: run-guest --wire
+# bridge), in a, b, host1 and host2 in PCI order, named nic-e1000e and
+# nic-virtio there.  A profile moves the underlay addresses above from u0 to
+# its NICs (and profiles 1-3 back), so the tunnels stay as they are.  The
+# wire is a bridge of tap devices on the host side, which takes a NIC's TSO
+# packets as they are and cuts them into TCP segments of the MTU for the
+# receiving NIC, which negotiated no large receive: TCP segmentation done
+# outside the guest, as a NIC does it.  (On a QEMU hub, QEMU 7.2's e1000e
+# sends a TSO packet as IP fragments, which the receiver reassembles before
+# STT or GRO see them, and virtio-net has no offloads at all.)  Each
+# measurement records the packets every underlay device at the sending end
+# sent and at the receiving end received (underlay_packets), and fails
+# unless the profile's devices moved the most: each namespace has all
+# models on the one wire, and only the NIC holding the address answers ARP.
+#
 # CPU placement: the sender's programs run on CPU 0, the receiver's on CPU 1,
 # and receive packet steering (RPS) puts the receive processing of every
 # device where packets arrive (the underlays and the VMs' eth0) on the CPU
-# of that side.  So the data direction's transmit work (sender, encapsulation,
-# underlay transmit) lands on CPU 0 and its receive work (decapsulation,
-# Open vSwitch, the receiving TCP) on CPU 1; acknowledgments and replies
-# take the mirror image.  /proc/stat's per-CPU counters then give the cost of
-# each side.
+# of that side; an emulated NIC's interrupts go to the CPU of its side
+# instead, so its receive processing starts there.  So the data direction's
+# transmit work (sender, encapsulation, underlay transmit) lands on CPU 0
+# and its receive work (decapsulation, Open vSwitch, the receiving TCP) on
+# CPU 1; acknowledgments and replies take the mirror image.  /proc/stat's
+# per-CPU counters then give the cost of each side.
 #
 # Output in $STT_RESULTS: runs.jsonl (one JSON object a measurement),
-# raw/ (iperf3 JSON), profile-N.txt (ethtool -k of the underlays), guest.txt,
-# perf/ (with --perf).  tests/bench/report makes the tables and charts.
+# raw/ (iperf3 JSON), profile-N.txt (ethtool -k of the underlays; for 4 and
+# 5 ethtool -i too), guest.txt, perf/ (with --perf).  tests/bench/report
+# makes the tables and charts.
 #
-# Usage: bench.sh [--runs N] [--seconds S] [--profiles 1,2,3]
+# Usage: bench.sh [--runs N] [--seconds S] [--profiles 1,2,3,4,5]
 #                 [--paths none,ovs-stt,...] [--tests tcp1,tcp4,rr1,rr32,udp64]
 #                 [--perf PROFILE:PATH:TEST,...] [--resume]
 #
@@ -42,7 +69,7 @@ set -eu
 
 RUNS=3
 SECS=5
-PROFILES=1,2,3
+PROFILES=1,2,3,4,5
 PATHS=none,ovs-stt,ovs-vxlan,ovs-geneve,dev-stt,dev-vxlan,dev-geneve
 TESTS=tcp1,tcp4,rr1,rr32,udp64
 PERF=
@@ -76,7 +103,9 @@ BOOT_ID=$(cat /proc/sys/kernel/random/boot_id)
 
 # ---- topology ---------------------------------------------------------------
 
-declare -A CLIENT SERVER ADDR
+# Per path: the client's namespace, the server's, the address the client
+# reaches, and the namespaces at the underlay's ends, "SENDER RECEIVER".
+declare -A CLIENT SERVER ADDR UNDERLAY_NS
 
 # ovs_path TYPE NET: an Open vSwitch tunnel port t-TYPE on both hosts and a
 # VM on each end of it, 10.NET.0.1 -> 10.NET.0.2, joined by OpenFlow rules
@@ -90,6 +119,7 @@ ovs_path() {
 	CLIENT[ovs-$type]=vm-${type}1
 	SERVER[ovs-$type]=vm-${type}2
 	ADDR[ovs-$type]=10.$net.0.2
+	UNDERLAY_NS[ovs-$type]="host1 host2"
 }
 
 ovs_flows() {
@@ -127,6 +157,7 @@ dev_path() {
 	CLIENT[dev-$type]=a
 	SERVER[dev-$type]=b
 	ADDR[dev-$type]=10.$net.0.2
+	UNDERLAY_NS[dev-$type]="a b"
 }
 
 # selected PATH: PATH is to be measured.
@@ -137,13 +168,85 @@ selected() {
 	return 1
 }
 
+# profile_wanted N: profile N is measured (--profiles or --perf).
+profile_wanted() {
+	local cell
+	case ",$PROFILES," in
+	*",$1,"*) return 0 ;;
+	esac
+	for cell in ${PERF//,/ }; do
+		[ "${cell%%:*}" != "$1" ] || return 0
+	done
+	return 1
+}
+
+# What profiles 4 and 5 run over: the driver of their NICs and the name
+# those get in each namespace.
+declare -A NIC_DRIVER=([4]=e1000e [5]=virtio_net)
+declare -A NIC_NAME=([4]=nic-e1000e [5]=nic-virtio)
+
+# nics_of DRIVER: the emulated NICs of DRIVER still in the initial
+# namespace, "PCI-ADDRESS NAME" a line, by PCI address.
+nics_of() {
+	local pci dev driver
+	while read -r pci dev; do
+		driver=$(readlink -f "/sys/class/net/$dev/device/driver")
+		[ "${driver##*/}" != "$1" ] || echo "$pci $dev"
+	done < <(nic_devices)
+}
+
+nic_count_of() {
+	[ "$(nics_of "$1" | wc -l)" -ge "$2" ]
+}
+
+# add_nics PROFILE: a NIC of PROFILE's model at each underlay end, in PCI
+# order (run-guest gives them slots in --nic order), moved to the end's
+# namespace as NIC_NAME, up and without an address (use_underlay gives it
+# the end's), its interrupts on the CPU of the end's side.
+add_nics() {
+	local profile=$1 driver=${NIC_DRIVER[$1]} name=${NIC_NAME[$1]}
+	local nics end ns cpu pci dev irq
+	wait_for nic_count_of "$driver" ${#UNDERLAYS[@]} ||
+		fail "profile $profile needs ${#UNDERLAYS[@]} $driver NICs;" \
+			"the guest has $(nics_of "$driver" | wc -l)" \
+			"(tests/bench/run adds them: run-guest --wire bridge --nic ...)"
+	mapfile -t nics < <(nics_of "$driver")
+	for end in "${UNDERLAYS[@]}"; do
+		read -r ns cpu _ <<< "$end"
+		read -r pci dev <<< "${nics[0]}"
+		nics=("${nics[@]:1}")
+		log "[$ns] $name is $dev, PCI $pci, driver $driver, interrupts on CPU $cpu"
+		run ip link set dev "$dev" netns "$ns"
+		run ip -n "$ns" link set dev "$dev" name "$name" mtu 1500
+		# All NICs share one wire, and a namespace has one of each
+		# model: only the one that holds an address answers ARP for
+		# it, so that the peer sends to the NIC of the profile.
+		run in_ns "$ns" sysctl -qw "net.ipv4.conf.$name.arp_ignore=1"
+		run ip -n "$ns" link set dev "$name" up
+		# Once up: e1000e requests its interrupts when opened.
+		for irq in /sys/bus/pci/devices/"$pci"/msi_irqs/*; do
+			echo "$cpu" > "/proc/irq/${irq##*/}/smp_affinity_list" ||
+				fail "cannot put IRQ ${irq##*/} of $name on CPU $cpu"
+		done
+		echo "nic profile $profile [$ns] $name: $driver, PCI $pci," \
+			"interrupts on CPU $cpu" >> "$WORK/nics.txt"
+	done
+	for end in "${UNDERLAYS[@]}"; do
+		read -r ns _ <<< "$end"
+		# A NIC reports carrier some time after it is up.
+		wait_for has_carrier "$ns" "$name" || fail "[$ns] $name has no carrier"
+	done
+}
+
 add_ns a
 add_ns b
 add_underlay a 198.51.100.1/24 b 198.51.100.2/24
 CLIENT[none]=a
 SERVER[none]=b
 ADDR[none]=198.51.100.2
-UNDERLAYS=("a u0" "b u0")
+UNDERLAY_NS[none]="a b"
+# The underlay's ends: "NS CPU ADDRESS", CPU that of NS's side.
+UNDERLAYS=("a $SENDER_CPU 198.51.100.1/24" "b $RECEIVER_CPU 198.51.100.2/24")
 RPS=("a u0 $SENDER_CPU" "b u0 $RECEIVER_CPU")
 
 OVS_TYPES=()
@@ -152,10 +255,12 @@ for type in stt vxlan geneve; do
 done
 if [ ${#OVS_TYPES[@]} -gt 0 ]; then
 	add_host host1 host2
-	host_ovs host1 ovs-vsctl --no-wait add-br br0
-	host_ovs host2 ovs-vsctl --no-wait add-br br0
+	# Secure: no NORMAL flow until ovs_flows installs the paths' own, or
+	# the three tunnels to one peer make an L2 loop while ports come up.
+	host_ovs host1 ovs-vsctl --no-wait add-br br0 -- set-fail-mode br0 secure
+	host_ovs host2 ovs-vsctl --no-wait add-br br0 -- set-fail-mode br0 secure
 	add_underlay host1 192.0.2.1/24 host2 192.0.2.2/24
-	UNDERLAYS+=("host1 u0" "host2 u0")
+	UNDERLAYS+=("host1 $SENDER_CPU 192.0.2.1/24" "host2 $RECEIVER_CPU 192.0.2.2/24")
 	RPS+=("host1 u0 $SENDER_CPU" "host2 u0 $RECEIVER_CPU")
 	net=1
 	for type in "${OVS_TYPES[@]}"; do
@@ -181,6 +286,14 @@ for type in stt vxlan geneve; do
 	net=$((net + 1))
 done
 
+: > "$WORK/nics.txt"
+if profile_wanted 4 || profile_wanted 5; then
+	load_nic_drivers
+fi
+for profile in 4 5; do
+	! profile_wanted $profile || add_nics $profile
+done
+
 # Receive processing of each device where packets arrive on the CPU of its
 # side: veth hands every packet to netif_rx(), which RPS steers.
 for dev in "${RPS[@]}"; do
@@ -190,11 +303,17 @@ for dev in "${RPS[@]}"; do
 		"echo $((1 << $3)) > /sys/class/net/$2/queues/rx-0/rps_cpus"
 done
 
-# Every path answers before anything is measured (ARP, datapath flows).
-for path in ${PATHS//,/ }; do
-	[ -n "${ADDR[$path]:-}" ] || fail "unknown path $path"
-	ping_sizes "${CLIENT[$path]}" "${ADDR[$path]}" 1 1400
-done
+# paths_answer: every path answers (ARP, datapath flows), before anything
+# is measured and whenever the underlay changed.
+paths_answer() {
+	local path
+	for path in ${PATHS//,/ }; do
+		[ -n "${ADDR[$path]:-}" ] || fail "unknown path $path"
+		ping_sizes "${CLIENT[$path]}" "${ADDR[$path]}" 1 1400
+	done
+}
+
+paths_answer
 
 # ---- offload profiles -----------------------------------------------------
 
@@ -206,16 +325,42 @@ profile_name() {
 	1) echo "all offloads" ;;
 	2) echo "TSO, no UDP-tunnel offloads" ;;
 	3) echo "no offloads" ;;
+	4) echo "e1000e NICs: TSO, no UDP-tunnel offloads" ;;
+	5) echo "virtio-net NICs: TSO, no UDP-tunnel offloads" ;;
 	esac
 }
 
-# apply_profile N: set the underlay veths' offloads.
+# The device that holds the underlay addresses in every namespace: u0, or
+# the NICs of profile 4 or 5.
+UNDERLAY_DEV=u0
+
+# use_underlay DEV: move every underlay address to DEV, then wait until
+# every path answers over it.
+use_underlay() {
+	local dev=$1 end ns addr
+	[ "$dev" != "$UNDERLAY_DEV" ] || return 0
+	for end in "${UNDERLAYS[@]}"; do
+		read -r ns _ addr <<< "$end"
+		run ip -n "$ns" addr del "$addr" dev "$UNDERLAY_DEV"
+		set_address "$ns" "$dev" "$addr"
+	done
+	UNDERLAY_DEV=$dev
+	paths_answer
+}
+
+# offload_on NS DEV FEATURE: ethtool -k says FEATURE (its long name) is on.
+offload_on() {
+	in_ns "$1" ethtool -k "$2" | grep -q "^[[:space:]]*$3: on"
+}
+
+# apply_profile N: set the underlay's offloads.
 #   1: everything on;
 #   2: TCP segmentation and checksum offload on, UDP-tunnel segmentation
 #      (with and without outer checksum) off: the NIC STT was designed for;
-#   3: no checksum offload, no segmentation offload, no GRO.
+#   3: no checksum offload, no segmentation offload, no GRO;
+#   4, 5: profile 2's offloads, on the NICs: the same NIC, in hardware.
 apply_profile() {
-	local profile=$1 dev args
+	local profile=$1 dev=u0 end ns args feature
 	case "$profile" in
 	1) args=(rx on tx-checksum-ip-generic on sg on tso on gso on gro on
 		"${TNL_ON[@]}") ;;
@@ -223,17 +368,31 @@ apply_profile() {
 		"${TNL_OFF[@]}") ;;
 	3) args=(rx off tx-checksum-ip-generic off tso off gso off gro off
 		"${TNL_OFF[@]}") ;;
+	4 | 5) dev=${NIC_NAME[$profile]}
+		args=(rx on tx-checksum-ip-generic on sg on tso on gso on gro on
+		"${TNL_OFF[@]}") ;;
 	*) fail "unknown profile $profile" ;;
 	esac
 	log "profile $profile: $(profile_name "$profile")"
-	for dev in "${UNDERLAYS[@]}"; do
-		# shellcheck disable=SC2086 # "NS DEV"
-		set -- $dev
-		in_ns "$1" ethtool -K "$2" "${args[@]}" >> "$WORK/ethtool.log" 2>&1 ||
-			fail "[$1] ethtool -K $2 ${args[*]}: $(tail -n 3 "$WORK/ethtool.log")"
+	for end in "${UNDERLAYS[@]}"; do
+		read -r ns _ <<< "$end"
+		in_ns "$ns" ethtool -K "$dev" "${args[@]}" >> "$WORK/ethtool.log" 2>&1 ||
+			fail "[$ns] ethtool -K $dev ${args[*]}: $(tail -n 3 "$WORK/ethtool.log")"
+		[ "$dev" != u0 ] || continue
+		# What the profile is about, as the NIC reports it.
+		offload_on "$ns" "$dev" tx-tcp-segmentation ||
+			fail "[$ns] $dev has no TSO: $(in_ns "$ns" ethtool -k "$dev" | grep segmentation)"
+		for feature in tx-udp_tnl-segmentation tx-udp_tnl-csum-segmentation; do
+			! offload_on "$ns" "$dev" $feature ||
+				fail "[$ns] $dev kept $feature on"
+		done
 	done
+	use_underlay "$dev"
 	if [ ! -e "$STT_RESULTS/profile-$profile.txt" ]; then
-		in_ns a ethtool -k u0 > "$STT_RESULTS/profile-$profile.txt"
+		{
+			[ "$dev" = u0 ] || in_ns a ethtool -i "$dev"
+			in_ns a ethtool -k "$dev"
+		} > "$STT_RESULTS/profile-$profile.txt"
 	fi
 }
 
@@ -280,15 +439,51 @@ in_cpu() {
 	ip netns exec "$ns" taskset -c "$cpu" "$@"
 }
 
+# underlay_packets PATH: the packets each underlay device (u0 and the NICs)
+# has sent so far at PATH's sending end and received at its receiving end,
+# "tx DEV PACKETS" and "rx DEV PACKETS" lines.  (/proc/net/dev pads names
+# to six characters: a longer one starts its line.)
+underlay_packets() {
+	local sender receiver
+	read -r sender receiver <<< "${UNDERLAY_NS[$1]}"
+	in_ns "$sender" awk -F'[: ]+' -v devs=" u0 ${NIC_NAME[*]} " '
+		{ sub(/^ +/, "") }
+		NR > 2 && index(devs, " " $1 " ") { print "tx", $1, $11 }' /proc/net/dev
+	in_ns "$receiver" awk -F'[: ]+' -v devs=" u0 ${NIC_NAME[*]} " '
+		{ sub(/^ +/, "") }
+		NR > 2 && index(devs, " " $1 " ") { print "rx", $1, $3 }' /proc/net/dev
+}
+
+# underlay_moved BEFORE AFTER: what the devices sent and received between
+# two underlay_packets readings, as JSON {"tx":{DEV:N,...},"rx":{...}};
+# fails unless $UNDERLAY_DEV sent, and received, more than any other.
+underlay_moved() {
+	paste -d' ' <(echo "$1") <(echo "$2") | awk -v dev="$UNDERLAY_DEV" '
+		{ n = $6 - $3
+		  json[$1] = json[$1] (json[$1] == "" ? "" : ",") "\"" $2 "\":" n
+		  if ($2 == dev) mine[$1] = n
+		  else if (n > other[$1]) other[$1] = n }
+		END { printf "{\"tx\":{%s},\"rx\":{%s}}\n", json["tx"], json["rx"]
+		      exit !(mine["tx"] > other["tx"] && mine["rx"] > other["rx"]) }'
+}
+
 SEQ=$(wc -l < "$STT_RESULTS/runs.jsonl")
 CELL=
+CELL_NAME=
 CELL_PATH=
 RETRANS=0
+UNDERLAY_BEFORE=
 
-# record KEY=JSON...: one line of runs.jsonl for the measurement just made.
+# record KEY=JSON...: one line of runs.jsonl for the measurement just made,
+# unless its packets did not go over the profile's underlay.
 record() {
-	local kv line="{\"seq\":$SEQ,$CELL"
+	local kv moved line="{\"seq\":$SEQ,$CELL"
+	moved=$(underlay_moved "$UNDERLAY_BEFORE" "$(underlay_packets "$CELL_PATH")") ||
+		fail "$CELL_NAME: not over $UNDERLAY_DEV: packets sent by the" \
+			"underlay devices of [${UNDERLAY_NS[$CELL_PATH]% *}] and" \
+			"received by those of [${UNDERLAY_NS[$CELL_PATH]#* }]: $moved"
 	line="$line,\"tcp_retransmits\":$(($(tcp_retrans "$CELL_PATH") - RETRANS))"
+	line="$line,\"underlay\":\"$UNDERLAY_DEV\",\"underlay_packets\":$moved"
 	for kv; do
 		line="$line,\"${kv%%=*}\":${kv#*=}"
 	done
@@ -494,8 +689,10 @@ measure() {
 	fi
 	CELL="$CELL,\"uptime\":$(cut -d' ' -f1 /proc/uptime),\"boot\":\"$BOOT_ID\""
 	log "measure $name"
+	CELL_NAME=$name
 	CELL_PATH=$path
 	RETRANS=$(tcp_retrans "$path")
+	UNDERLAY_BEFORE=$(underlay_packets "$path")
 	[ -z "$perf" ] || perf_start "$profile:$path:$test"
 	case "$test" in
 	tcp1) iperf3_cell "$path" "$name" 2 ;;
@@ -518,6 +715,7 @@ measure() {
 	lsmod | grep -E '^(stt|vport_stt|vxlan|geneve|openvswitch) ' || true
 	echo "slab_debug red_zone=$(cat /sys/kernel/slab/kmalloc-64/red_zone 2>/dev/null) poison=$(cat /sys/kernel/slab/kmalloc-64/poison 2>/dev/null)"
 	echo "cmdline $(cat /proc/cmdline)"
+	cat "$WORK/nics.txt"
 } > "$STT_RESULTS/guest.txt"
 
 # ---- the matrix -------------------------------------------------------------
