@@ -40,7 +40,7 @@ def test_underlay_routes(scenario):
     """What the underlay's routes do to STT.  A router with a 1400-byte
     link between two devices that set DF: the sender learns the path MTU
     from the router's ICMP errors (pmtu_updates) and the transfer arrives
-    whole.  A rule routing TOS 0x10 over a second link: with "tos
+    whole.  A route for TOS 0x10 over a second link: with "tos
     inherit" each frame takes the route of its own TOS."""
     scenario.run("underlay-routes.sh", modules_dir=scenario.modules(),
                  timeout=400)

@@ -9,8 +9,8 @@
 # the path MTU from them (pmtu_updates, and the route's cached mtu) and cut
 # its frames to it: the transfer arrives whole instead of black-holing.
 #
-# TOS policy routing: a second link between a and r, and a rule on a that
-# routes TOS 0x10 over it.  With "tos inherit" each frame's outer TOS is
+# TOS routing: a second link between a and r, and a route on a that takes
+# TOS 0x10 over it.  With "tos inherit" each frame's outer TOS is
 # its inner packet's, so each frame must take the route of its own TOS,
 # not the one a cached route of an earlier frame's TOS would give.
 #
@@ -62,14 +62,15 @@ if part pmtu; then
 	[ "$cached" = "mtu 1400" ] || fail "a's route to b has ${cached:-no mtu}, not mtu 1400"
 fi
 
-# ---- TOS policy routing -------------------------------------------------------
+# ---- TOS routing -------------------------------------------------------------
 
 if part tos; then
 	add_underlay a 192.0.4.1/24 r 192.0.4.254/24 1500 u2
 	# a's source address arrives on r's u2: no reverse-path filter there.
 	in_ns r sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.u2.rp_filter=0
-	run ip -n a rule add tos 0x10 table 100
-	run ip -n a route add 198.51.100.0/24 via 192.0.4.254 dev u2 table 100
+	# A route with a TOS selector (the debug kernel has no policy rules;
+	# a rule's TOS match is the same lookup key).
+	run ip -n a route add 198.51.100.0/24 tos 0x10 via 192.0.4.254 dev u2
 	run in_ns a "$STT_CTL" set s0 tos inherit
 	in_ns r nft -f - <<-NFT
 	table ip stt_tos {
