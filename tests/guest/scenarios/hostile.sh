@@ -205,8 +205,13 @@ flood() {
 		}' "$samples" | tee "$WORK/flood.result" ||
 		fail "$name: reassembly memory not as bounded (above)"
 	DRAIN_MS=$(sed -n 's/.*empty \([0-9]*\) ms after it.*/\1/p' "$WORK/flood.result")
+	# Every flood frame is evicted at the bound or expires.  Which of the
+	# two depends on how fast the flood arrives against the timeout: a
+	# debug kernel sharing two cores with three other emulated CPUs
+	# evicted 4,091 of 20,000 and let the rest expire.  The sampler above
+	# has shown the bound reached.
 	wait_for counters_as_expected "$WORK/before" "rx_segments=$n+" \
-		"rx_reasm_mem_drops=$((n / 2))+" \
+		"rx_reasm_mem_drops=1+" \
 		"rx_reasm_mem_drops+rx_reasm_timeouts=$n+" ||
 		fail "$name: flood frames not disposed of as expected (above)"
 	log "$name: $(cat "$WORK/flood.result");" \
