@@ -240,11 +240,31 @@ ovs_clock_ready() {
 	[ "${up%.*}" -ge 11 ]
 }
 
+# on_each_host_at_once FUNCTION FAILURE HOST...: FUNCTION HOST for every HOST
+# at the same time (each start waits on its own daemons); each one's output
+# is shown once it ends, and the first that failed fails the scenario with
+# "[HOST] FAILURE".
+on_each_host_at_once() {
+	local func=$1 failure=$2 host pids=() i=0 rc
+	shift 2
+	for host; do
+		"$func" "$host" > "$WORK/$func-$host.log" 2>&1 &
+		pids+=($!)
+	done
+	for host; do
+		rc=0
+		wait "${pids[i]}" || rc=$?
+		grep -v 'opened log file' "$WORK/$func-$host.log" || true
+		[ $rc -eq 0 ] || fail "[$host] $failure"
+		i=$((i + 1))
+	done
+}
+
 # add_host NAME...: for each NAME a namespace with its own ovsdb-server and
 # ovs-vswitchd (and so its own kernel datapath, made with the first bridge).
 # Several hosts start at the same time.
 add_host() {
-	local host pids=() i=0 rc
+	local host
 	wait_for ovs_clock_ready
 	modprobe openvswitch
 	for host; do
@@ -252,17 +272,7 @@ add_host() {
 		add_ns "$host"
 		HOSTS+=("$host")
 	done
-	for host; do
-		start_ovs "$host" > "$WORK/start-$host.log" 2>&1 &
-		pids+=($!)
-	done
-	for host; do
-		rc=0
-		wait "${pids[i]}" || rc=$?
-		grep -v 'opened log file' "$WORK/start-$host.log"
-		[ $rc -eq 0 ] || fail "[$host] Open vSwitch did not start"
-		i=$((i + 1))
-	done
+	on_each_host_at_once start_ovs "Open vSwitch did not start" "$@"
 }
 
 stop_host() {

@@ -48,20 +48,13 @@ ovs) ALL_STEPS="upcalls-gro-on upcalls-gro-off" ;;
 esac
 # Named steps run alone (setup and the final checks always run): a kernel
 # crash in one step ends the guest, and the others still want a verdict.
-STEPS=" ${*:-$ALL_STEPS} "
-for name in $STEPS; do
+PARTS=${*:-$ALL_STEPS}
+for name in $PARTS; do
 	case " $ALL_STEPS " in
 	*" $name "*) ;;
 	*) fail "no step $name in part $PART: $USAGE" ;;
 	esac
 done
-
-wanted() {
-	case $STEPS in
-	*" $1 "*) return 0 ;;
-	esac
-	return 1
-}
 
 KEY=0x1122334455667788
 # MiB per transfer.  The clone steps keep 16 (the use-after-free came 10-17
@@ -292,7 +285,7 @@ part_dev() {
 	# fragments of the whole packet, not as TCP segments (seen in captures:
 	# 1490-byte fragments, the TCP header in the first only): with a's TSO
 	# on, b's IP reassembles each STT frame's segments into one datagram.
-	if wanted matrix; then
+	if part matrix; then
 		for gro in on off; do
 			for tso in on off; do
 				step "receiver GRO $gro, sender TSO $tso"
@@ -310,12 +303,12 @@ part_dev() {
 	fi
 
 	for gro in on off; do
-		wanted clones-gro-$gro || continue
+		part clones-gro-$gro || continue
 		step "packet socket and tc mirred on b's u0, GRO $gro"
 		clone_transfer $gro
 	done
 
-	if wanted nfqueue; then
+	if part nfqueue; then
 		step "NFQUEUE consumer on b before the STT hook"
 		nfqueue_transfer
 	fi
@@ -369,7 +362,7 @@ part_ovs() {
 	# (QEMU's e1000e would send IP fragments, see part_dev).
 	underlay_offloads host1 u0 tso off
 	for gro in on off; do
-		wanted upcalls-gro-$gro || continue
+		part upcalls-gro-$gro || continue
 		step "upcalls on host2, host2's GRO $gro"
 		underlay_offloads host2 u0 gro $gro
 		underlay_offloads host1 u0 gro $gro

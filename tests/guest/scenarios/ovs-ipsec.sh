@@ -54,19 +54,11 @@ ipsec_root() {
 # charon logs to charon.log beside the Open vSwitch logs (kept in
 # $STT_RESULTS/ovs-HOST): the guest has no syslog.
 start_ovs_ipsec() {
-	local host pids=() i=0 rc
+	local host
 	for host; do
 		on_exit stop_ovs_ipsec "$host"
-		start_monitor "$host" > "$WORK/start-ipsec-$host.log" 2>&1 &
-		pids+=($!)
 	done
-	for host; do
-		rc=0
-		wait "${pids[i]}" || rc=$?
-		cat "$WORK/start-ipsec-$host.log"
-		[ $rc -eq 0 ] || fail "[$host] ovs-monitor-ipsec did not start"
-		i=$((i + 1))
-	done
+	on_each_host_at_once start_monitor "ovs-monitor-ipsec did not start" "$@"
 }
 
 start_monitor() {
