@@ -212,6 +212,15 @@ class Scenario:
                                           how), pytrace=False)
         return path
 
+    def skip_on_debug_kernel(self, covered_by):
+        """Skips the test on the debug test kernel: the debug-kernel runs of
+        COVERED_BY (scenario names) take every kernel code path its scenario
+        takes, so KASAN, lockdep and kmemleak would check nothing new there,
+        and that kernel's runs are what the suite's time goes to."""
+        if short_name(self.release).endswith("-debug"):
+            pytest.skip("on the debug kernel, %s take its code paths"
+                        % covered_by)
+
     def results_dir(self):
         """Where run-guest leaves this test's files."""
         return os.path.join(self.config.getoption("stt_results"),

@@ -14,6 +14,8 @@ def test_stt_ctl(scenario):
 
 def test_dev_dev(scenario):
     """Fixed-peer device against fixed-peer device, no Open vSwitch."""
+    scenario.skip_on_debug_kernel("dev-netns, lifecycle-dev and "
+                                  "underlay-routes")
     scenario.run("dev-dev.sh", modules_dir=scenario.modules(), timeout=700)
 
 

@@ -15,6 +15,7 @@ Timeouts are bounds for a busy 2-core machine, not expected durations.
 def test_ovs_basic(scenario):
     """ovs-vsctl alone makes openvswitch.ko load vport-stt; ping of every
     size, iperf3 and 64 MiB with SHA-256 both work; counters balance."""
+    scenario.skip_on_debug_kernel("ovs-keys, ovs-firewall and nic-underlay")
     scenario.run("ovs-basic.sh", modules_dir=scenario.modules(), timeout=600)
 
 
@@ -39,5 +40,7 @@ def test_ovs_churn(scenario):
 def test_ovs_conformance(scenario):
     """Real segments on the wire, judged by tshark's STT dissector and by
     scapy's checksums."""
+    scenario.skip_on_debug_kernel("dev-ovs (judged the same way), "
+                                  "ovs-firewall and nic-underlay")
     scenario.run("ovs-conformance.sh", modules_dir=scenario.modules(),
                  timeout=600)

@@ -27,7 +27,7 @@ stt_dev_up b s0 10.0.0.2/24
 ping_sizes a 10.0.0.2 1 1400 1472 4000 8972
 ping_sizes b 10.0.0.1 1 8972
 iperf3_check a b 10.0.0.2 3
-send_file_and_hash a b 10.0.0.2 64
+send_file_and_hash a b 10.0.0.2 "$(transfer_mib 64)"
 
 stt_judge_segments a b a b 10.0.0.2 dev-dev $KEY
 

@@ -39,8 +39,8 @@ capture=$CAPTURE_PID
 ping_sizes a 10.0.0.2 1 8972
 ping_sizes b 10.0.0.1 1 8972
 capture_stop "$capture" dev-netns
-send_file_and_hash a b 10.0.0.2 16
-send_file_and_hash b a 10.0.0.1 16
+send_file_and_hash a b 10.0.0.2 "$(transfer_mib 16)"
+send_file_and_hash b a 10.0.0.1 "$(transfer_mib 16)"
 
 # Loopback carries whole frames (GSO), so tshark sees one packet a frame;
 # it must still decode every one as STT with the right id.

@@ -34,8 +34,8 @@ stt_dev_up host2 s0 10.0.0.2/24
 ping_sizes vm1 10.0.0.2 1 1472 8972
 ping_sizes host2 10.0.0.1 1 8972
 iperf3_check vm1 host2 10.0.0.2 3
-send_file_and_hash vm1 host2 10.0.0.2 64
-send_file_and_hash host2 vm1 10.0.0.1 16
+send_file_and_hash vm1 host2 10.0.0.2 "$(transfer_mib 64)"
+send_file_and_hash host2 vm1 10.0.0.1 "$(transfer_mib 16)"
 
 # The received flow carries the full 64-bit id and the tunnel addresses.
 flows=$(dp_flows host1)

@@ -77,8 +77,8 @@ ping_sizes c 10.0.0.2 1 8972
 
 # Same port, same addresses, same key, two namespaces, both busy: each
 # port must keep its frames.
-send_file_start a b 10.0.0.2 $MIB
-send_file_start c d 10.0.0.2 $MIB
+send_file_start a b 10.0.0.2 "$(transfer_mib $MIB)"
+send_file_start c d 10.0.0.2 "$(transfer_mib $MIB)"
 send_file_check b
 send_file_check d
 stt_check_frames_balanced a b s0

@@ -57,14 +57,15 @@ for name in $PARTS; do
 done
 
 KEY=0x1122334455667788
-# MiB per transfer.  The clone steps keep 16 (the use-after-free came 10-17
-# s into such a transfer); the upcall steps send 8 each way (the BUG came
+# MiB per transfer (a quarter on the debug kernel, whose transfers take
+# longer still).  The clone steps keep 16 (the use-after-free came 10-17 s
+# into such a transfer); the upcall steps send 8 each way (the BUG came
 # within 11 s); the offload matrix only has to show that every combination
 # carries data; the NFQUEUE consumer costs a context switch per packet.
-MIB=16
-MATRIX_MIB=4
-NFQUEUE_MIB=8
-UPCALL_MIB=8
+MIB=$(transfer_mib 16)
+MATRIX_MIB=$(transfer_mib 4)
+NFQUEUE_MIB=$(transfer_mib 8)
+UPCALL_MIB=$(transfer_mib 8)
 PACKET_COUNT=$STT_GUEST_DIR/tools/packet-count
 # The NIC each side's underlay must be: a transfer over another would test
 # something else.

@@ -55,8 +55,8 @@ run ip netns exec host1 nft list ruleset
 
 ping_sizes vm1 10.0.0.2 1 8972
 ping_sizes vm2 10.0.0.1 1 8972
-send_file_and_hash vm1 vm2 10.0.0.2 16
-send_file_and_hash vm2 vm1 10.0.0.1 16
+send_file_and_hash vm1 vm2 10.0.0.2 "$(transfer_mib 16)"
+send_file_and_hash vm2 vm1 10.0.0.1 "$(transfer_mib 16)"
 
 # Conntrack is live in both hosts: it tracks a ping across the underlay, which
 # the far host's policy drops.
@@ -116,7 +116,7 @@ for host in host1 host2; do
 	EOF
 	in_ns $host conntrack -F 2> /dev/null
 done
-send_file_and_hash vm1 vm2 10.0.0.2 4
+send_file_and_hash vm1 vm2 10.0.0.2 "$(transfer_mib 4)"
 for host in host1 host2; do
 	left=$(in_ns $host conntrack -L 2> /dev/null |
 		grep -Ec "(sport|dport)=$STT_PORT( |\$)") || true

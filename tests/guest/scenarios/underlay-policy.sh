@@ -84,7 +84,7 @@ if part ipsec; then
 
 	capture_start b u0 esp
 	ping_sizes a 10.0.0.2 1 1400 8972
-	send_file_and_hash a b 10.0.0.2 8
+	send_file_and_hash a b 10.0.0.2 "$(transfer_mib 8)"
 	capture_stop "$CAPTURE_PID" esp
 	clear=$(tcpdump -nr "$WORK/esp.pcap" "tcp port $STT_PORT" 2>/dev/null | wc -l)
 	sealed=$(tcpdump -nr "$WORK/esp.pcap" esp 2>/dev/null | wc -l)

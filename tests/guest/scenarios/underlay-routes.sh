@@ -52,7 +52,7 @@ if part pmtu; then
 	# says what it does.)
 	updates=$(stt_counter a pmtu_updates s0) || updates=none
 	ping_sizes a 10.0.0.2 1 1400 8972
-	send_file_and_hash a b 10.0.0.2 8
+	send_file_and_hash a b 10.0.0.2 "$(transfer_mib 8)"
 	[ "$updates" != none ] || fail "a's s0 has no pmtu_updates counter"
 	updates=$(($(stt_counter a pmtu_updates s0) - updates))
 	frag_needed=$(ip_mib r IcmpOutDestUnreachs)
