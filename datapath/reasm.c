@@ -34,9 +34,9 @@ struct frame {
 	struct list_head lru;
 	struct stt_reasm_key key;
 	unsigned long expires;
-	/* In arrival order, newest first: stt_frame_build() places each by
-	 * its offset, so keeping them sorted would only cost time (a list
-	 * walk per segment, quadratic for a hostile order).
+	/* In arrival order, newest first: stt_frame_build() sorts them once
+	 * the frame is whole; keeping them sorted here would cost a list walk
+	 * per segment, quadratic for a hostile order.
 	 */
 	struct sk_buff *segs;
 	unsigned int truesize;		/* of segs plus this struct */
@@ -230,7 +230,7 @@ struct sk_buff *stt_reasm_table_add(struct stt_reasm_table *t,
 	frame_free(t, fr);
 	spin_unlock(&t->lock);
 
-	skb = stt_frame_build(segs, frame_len);
+	skb = stt_frame_build(segs, frame_len, t->counters);
 	stt_count(t->counters, skb ? STT_RX_FRAMES_REASSEMBLED :
 				     STT_RX_ERR_PORT_NOMEM);
 	return skb;

@@ -46,8 +46,9 @@ static bool restore_offload(struct sk_buff *skb,
 		return false;
 
 	/* lib/ refused an MSS below STT_MIN_MSS, which bounds gso_segs, and
-	 * the skb has no frag_list (frame.c), so skb_segment() may cut it at
-	 * this MSS wherever it goes.
+	 * the skb's frag_list members, if it has any, hold no linear data
+	 * and no more pieces per MSS than fit an skb (frame.c), so
+	 * skb_segment() may cut it at this MSS wherever it goes.
 	 */
 	if (f->mss) {
 		unsigned int hdr_len = f->l4_offset;
@@ -222,9 +223,7 @@ static void rcv_segment(struct stt_port *port, struct sk_buff *skb)
 		err = STT_RX_ERR_XFRM_POLICY;
 		goto drop;
 	}
-	/* Headers and shared info are rewritten below: own them. */
-	if (skb_unclone(skb, GFP_ATOMIC) ||
-	    !pskb_may_pull(skb, skb_transport_offset(skb) + sizeof(th))) {
+	if (!pskb_may_pull(skb, skb_transport_offset(skb) + sizeof(th))) {
 		err = STT_RX_ERR_PORT_NOMEM;
 		goto drop;
 	}
@@ -247,9 +246,9 @@ static void rcv_segment(struct stt_port *port, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
-	/* The outer segmentation is undone; only the inner one may remain. */
-	skb_gso_reset(skb);
-
+	/* Until the frame is whole, the segment may be a clone (AF_PACKET,
+	 * tc mirred): frame.c reads segments and never writes them.
+	 */
 	if (offset || skb->len != frame_len) {
 		ipv6_addr_set_v4mapped(iph->saddr, &key.saddr);
 		ipv6_addr_set_v4mapped(iph->daddr, &key.daddr);
@@ -260,14 +259,28 @@ static void rcv_segment(struct stt_port *port, struct sk_buff *skb)
 		if (!skb)
 			return;
 	} else if (skb_has_frag_list(skb)) {
-		/* A whole frame that GRO chained: frame.c says why not. */
+		/* A whole frame that GRO chained: frame.c says why it is
+		 * rebuilt.
+		 */
 		STT_SEG_CB(skb)->offset = 0;
 		skb->next = NULL;
-		skb = stt_frame_build(skb, frame_len);
+		skb = stt_frame_build(skb, frame_len, port->counters);
 		if (!skb) {
 			stt_count(port->counters, STT_RX_ERR_PORT_NOMEM);
 			return;
 		}
+	} else {
+		/* The segment is the frame, its headers and shared info
+		 * rewritten from here on: own them.
+		 */
+		if (skb_unclone(skb, GFP_ATOMIC)) {
+			err = STT_RX_ERR_PORT_NOMEM;
+			goto drop;
+		}
+		/* The outer segmentation is undone; only the inner one may
+		 * remain.
+		 */
+		skb_gso_reset(skb);
 	}
 	rcv_frame(port, skb, &th);
 	return;

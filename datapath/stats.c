@@ -33,6 +33,7 @@ static const char * const counter_names[STT_RX_ERR_LIB] = {
 	[STT_RX_ERR_NOMEM]		= "rx_err_nomem",
 	[STT_RX_SEGMENTS]		= "rx_segments",
 	[STT_RX_FRAMES_REASSEMBLED]	= "rx_frames_reassembled",
+	[STT_RX_FRAMES_COPIED]		= "rx_frames_copied",
 	[STT_RX_REASM_TIMEOUTS]		= "rx_reasm_timeouts",
 	[STT_RX_REASM_MEM_DROPS]	= "rx_reasm_mem_drops",
 	[STT_RX_ERR_BAD_CSUM]		= "rx_err_bad_csum",

@@ -43,6 +43,7 @@ enum stt_counter {
 	/* Receive before a device is known, charged to the port. */
 	STT_RX_SEGMENTS,
 	STT_RX_FRAMES_REASSEMBLED,
+	STT_RX_FRAMES_COPIED,		/* payload copied, not shared (frame.c) */
 	STT_RX_REASM_TIMEOUTS,
 	STT_RX_REASM_MEM_DROPS,
 	STT_RX_ERR_BAD_CSUM,

@@ -99,7 +99,7 @@ moved() {
 # only_moved SIDE NAME...: no counter of SIDE moved but the traffic counters
 # and NAMEs.
 only_moved() {
-	local side=$1 allowed=tx_frames,tx_segments,rx_frames,rx_segments,rx_frames_reassembled,netem_dropped bad
+	local side=$1 allowed=tx_frames,tx_segments,rx_frames,rx_segments,rx_frames_reassembled,rx_frames_copied,netem_dropped bad
 	shift
 	for name; do
 		allowed=$allowed,$name

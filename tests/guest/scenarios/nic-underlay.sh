@@ -108,20 +108,27 @@ check_nics() {
 
 # transfer FROM TO ADDR DEV TO_HOST [MIB]: send_file_and_hash FROM -> TO, and
 # TO_HOST's stt device DEV must count received frames for it: at least one
-# per 64 KiB, the most an STT frame carries.  Logs how many IPv4 datagrams
+# per 64 KiB, the most an STT frame carries.  None may have been copied
+# whole (rx_frames_copied): a NIC's segments are MTU-sized pieces a frame
+# can share, or small ones it copies alone.  Logs how many IPv4 datagrams
 # TO_HOST reassembled meanwhile: QEMU 7.2's e1000e sends a TSO packet as IP
 # fragments (see part_dev).
 transfer() {
 	local from=$1 to=$2 addr=$3 dev=$4 host=$5 mib=${6:-$MIB} before after
-	local reasm
+	local reasm copied
 	before=$(stt_counter "$host" rx_frames "$dev")
+	copied=$(stt_counter "$host" rx_frames_copied "$dev")
 	reasm=$(ip_mib "$host" IpReasmOKs)
 	send_file_and_hash "$from" "$to" "$addr" "$mib"
 	after=$(stt_counter "$host" rx_frames "$dev")
+	copied=$(($(stt_counter "$host" rx_frames_copied "$dev") - copied))
 	reasm=$(($(ip_mib "$host" IpReasmOKs) - reasm))
 	[ $((after - before)) -ge $((mib << 4)) ] ||
 		fail "[$host] $dev rx_frames moved by $((after - before)) for $mib MiB"
-	log "[$host] $dev rx_frames +$((after - before)), IP reassemblies +$reasm"
+	[ "$copied" -eq 0 ] ||
+		fail "[$host] $dev copied $copied frames whole (rx_frames_copied)"
+	log "[$host] $dev rx_frames +$((after - before)), rx_frames_copied" \
+		"+$copied, IP reassemblies +$reasm"
 }
 
 # check_underlay_errors NS: no RX or TX errors on NS's u0, but for what
