@@ -82,19 +82,21 @@ if part ipsec; then
 	policy b in 0.0.0.0/0 0.0.0.0/0
 
 
+	mib=$(transfer_mib 8)
 	capture_start b u0 esp
 	ping_sizes a 10.0.0.2 1 1400 8972
-	send_file_and_hash a b 10.0.0.2 "$(transfer_mib 8)"
+	send_file_and_hash a b 10.0.0.2 "$mib"
 	capture_stop "$CAPTURE_PID" esp
 	clear=$(tcpdump -nr "$WORK/esp.pcap" "tcp port $STT_PORT" 2>/dev/null | wc -l)
 	sealed=$(tcpdump -nr "$WORK/esp.pcap" esp 2>/dev/null | wc -l)
 	log "b's u0: $sealed ESP packets, $clear plaintext STT segments"
 	[ "$clear" -eq 0 ] || fail "plaintext STT between a and b: $clear segments"
-	[ "$sealed" -gt 500 ] || fail "only $sealed ESP packets for 8 MiB"
+	[ "$sealed" -gt $((mib << 6)) ] ||
+		fail "only $sealed ESP packets for $mib MiB"
 	esp_in=$(ip -n b -s xfrm state show src 192.0.2.1 dst 192.0.2.2 |
 		awk '/lifetime current:/ { getline; print $1 + 0; exit }')
 	log "b's inbound SA decrypted $esp_in bytes"
-	[ "$esp_in" -gt $((8 << 20)) ] ||
+	[ "$esp_in" -gt $((mib << 20)) ] ||
 		fail "b's inbound SA decrypted $esp_in, less than the transfer"
 	stt_check_no_errors a s0
 	stt_check_no_errors b s0
