@@ -20,8 +20,8 @@
 # The flood (5,000 frames) runs against a reassembly bound lowered to 512
 # KiB and a timeout raised to 2 s, so that the bound is reached within some
 # 200 frames, before the first of them expires: sampled meanwhile,
-# reasm_bytes reaches the bound and never exceeds it, and the counters show
-# the bound evicting and every flood frame evicted or expired.  The
+# reasm_bytes never exceeds the bound, and the counters show the bound
+# evicting and every flood frame evicted or expired.  The
 # transfer arrives whole (SHA-256, so no byte lost), and reassembly memory
 # drains to 0 within the timeout once a flood stops.
 #
@@ -157,13 +157,13 @@ sample_reasm() {
 
 # flood N NAME [drain]: N first segments of frames that never complete,
 # b's reassembly table sampled meanwhile ($STT_RESULTS/NAME.samples).
-# Memory must never exceed the bound and must reach it (less than a flood
-# frame's charge stays free: an skb for a 1 KiB segment and its
-# bookkeeping, under 4 KiB), during the flood or after the sender's last
-# segment: b's receive path can lag behind the sender (6.1 in CI reached
-# the bound only after it).  The counters, which see every frame where
-# samples see some, must show the bound evicting and every flood frame
-# either evicted or expired.  With "drain", sampling
+# Memory must never exceed the bound in any sample.  That it reached the
+# bound shows in the counters, which see every segment where samples see a
+# few a second: rx_reasm_mem_drops moves only when a segment finds the
+# table full, and every flood frame must be evicted or expired.  (Samples
+# at the bound -- less than a flood frame's charge free, under 4 KiB -- are
+# counted, not required: under the transfer, whose frames come and go by
+# the tens of KiB, a 6.1 run had 1 of 20.)  With "drain", sampling
 # goes on until the table is empty, which must happen within the timeout,
 # plus 1 s for timer slack in an emulated guest, plus the sampling period;
 # DRAIN_MS says when.
@@ -175,6 +175,15 @@ flood() {
 	attack_send flood "$n"
 	[ -z "$drain" ] || wait_for drained ||
 		fail "$name: reassembly memory did not drain"
+	# Every flood frame is evicted at the bound or expires.  Which of the
+	# two depends on how fast the flood arrives against the timeout: a
+	# debug kernel sharing two cores with three other emulated CPUs
+	# evicted 4,091 of 20,000 and let the rest expire.  Sampling goes on
+	# meanwhile: the table holds the flood's last frames until they expire.
+	wait_for counters_as_expected "$WORK/before" "rx_segments=$n+" \
+		"rx_reasm_mem_drops=1+" \
+		"rx_reasm_mem_drops+rx_reasm_timeouts=$n+" ||
+		fail "$name: flood frames not disposed of as expected (above)"
 	touch "$WORK/flood.stop"
 	wait $sampler
 	awk -v limit=$LIMIT -v end="$END" -v timeout=$TIMEOUT_MS -v drain="$drain" '
@@ -197,7 +206,6 @@ flood() {
 			if (drained != "")
 				printf ", empty %d ms after it", drained
 			print ""
-			if (!at) { print "the bound was never reached"; bad = 1 }
 			if (drained != "" && drained > timeout + 1000 + gap * 1000) {
 				print "drained too late"; bad = 1
 			}
@@ -205,15 +213,6 @@ flood() {
 		}' "$samples" | tee "$WORK/flood.result" ||
 		fail "$name: reassembly memory not as bounded (above)"
 	DRAIN_MS=$(sed -n 's/.*empty \([0-9]*\) ms after it.*/\1/p' "$WORK/flood.result")
-	# Every flood frame is evicted at the bound or expires.  Which of the
-	# two depends on how fast the flood arrives against the timeout: a
-	# debug kernel sharing two cores with three other emulated CPUs
-	# evicted 4,091 of 20,000 and let the rest expire.  The sampler above
-	# has shown the bound reached.
-	wait_for counters_as_expected "$WORK/before" "rx_segments=$n+" \
-		"rx_reasm_mem_drops=1+" \
-		"rx_reasm_mem_drops+rx_reasm_timeouts=$n+" ||
-		fail "$name: flood frames not disposed of as expected (above)"
 	log "$name: $(cat "$WORK/flood.result");" \
 		"$(stt_counters_moved "$WORK/before" "$WORK/after" |
 			awk '/reasm_(mem_drops|timeouts)/ { printf " %s +%d", $1, $2 }')"
