@@ -107,11 +107,11 @@ static bool copy_segment(struct sk_buff *frame, struct sk_buff *seg,
 	return true;
 }
 
-/* The whole frame copied, from segments in any order. */
+/* The whole frame copied, the first @linear bytes into the linear part. */
 static struct sk_buff *frame_copy(struct list_head *segs,
-				  const struct sk_buff *first, u16 frame_len)
+				  const struct sk_buff *first, u16 frame_len,
+				  unsigned int linear)
 {
-	unsigned int linear = min_t(unsigned int, frame_len, FRAME_LINEAR);
 	struct sk_buff *frame, *seg;
 
 	frame = frame_alloc(first, linear, frame_len - linear);
@@ -271,15 +271,14 @@ static bool frame_walk(struct frame_builder *b, struct list_head *segs,
 }
 
 /*
- * The frame with its payload referenced, or NULL when it must be copied
- * (*nomem false) or memory ran out (*nomem true).  @segs are in offset
- * order.
+ * The frame with its first @linear bytes copied and the rest referenced, or
+ * NULL when it must be copied (*nomem false) or memory ran out (*nomem
+ * true).  @segs are in offset order.
  */
 static struct sk_buff *frame_share(struct list_head *segs,
 				   const struct sk_buff *first, u16 frame_len,
-				   bool *nomem)
+				   unsigned int linear, bool *nomem)
 {
-	unsigned int linear = min_t(unsigned int, frame_len, FRAME_LINEAR);
 	struct frame_builder b = { };
 	struct stt_hdr_fields f;
 	struct sk_buff *seg;
@@ -349,6 +348,7 @@ static int seg_offset_cmp(void *priv, const struct list_head *a,
 struct sk_buff *stt_frame_build(struct sk_buff *segs, u16 frame_len,
 				struct stt_counters __percpu *counters)
 {
+	unsigned int linear = min_t(unsigned int, frame_len, FRAME_LINEAR);
 	struct sk_buff *frame, *seg, *next, *first = segs;
 	LIST_HEAD(list);
 	bool ce = false;
@@ -363,9 +363,9 @@ struct sk_buff *stt_frame_build(struct sk_buff *segs, u16 frame_len,
 	}
 	list_sort(NULL, &list, seg_offset_cmp);
 
-	frame = frame_share(&list, first, frame_len, &nomem);
+	frame = frame_share(&list, first, frame_len, linear, &nomem);
 	if (!frame && !nomem) {
-		frame = frame_copy(&list, first, frame_len);
+		frame = frame_copy(&list, first, frame_len, linear);
 		if (frame)
 			stt_count(counters, STT_RX_FRAMES_COPIED);
 	}

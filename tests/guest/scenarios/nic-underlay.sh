@@ -114,21 +114,25 @@ check_nics() {
 # TO_HOST reassembled meanwhile: QEMU 7.2's e1000e sends a TSO packet as IP
 # fragments (see part_dev).
 transfer() {
-	local from=$1 to=$2 addr=$3 dev=$4 host=$5 mib=${6:-$MIB} before after
-	local reasm copied
-	before=$(stt_counter "$host" rx_frames "$dev")
-	copied=$(stt_counter "$host" rx_frames_copied "$dev")
+	local from=$1 to=$2 addr=$3 dev=$4 host=$5 mib=${6:-$MIB} reasm
+	local frames copied
+	stt_counters "$host" "$dev" > "$WORK/transfer.before"
 	reasm=$(ip_mib "$host" IpReasmOKs)
 	send_file_and_hash "$from" "$to" "$addr" "$mib"
-	after=$(stt_counter "$host" rx_frames "$dev")
-	copied=$(($(stt_counter "$host" rx_frames_copied "$dev") - copied))
+	stt_counters "$host" "$dev" > "$WORK/transfer.after"
 	reasm=$(($(ip_mib "$host" IpReasmOKs) - reasm))
-	[ $((after - before)) -ge $((mib << 4)) ] ||
-		fail "[$host] $dev rx_frames moved by $((after - before)) for $mib MiB"
+	grep -q '^rx_frames_copied ' "$WORK/transfer.after" ||
+		fail "[$host] $dev has no rx_frames_copied counter"
+	read -r frames copied < <(stt_counters_moved "$WORK/transfer.before" \
+		"$WORK/transfer.after" | awk '$1 == "rx_frames" { f = $2 }
+			$1 == "rx_frames_copied" { c = $2 }
+			END { print f + 0, c + 0 }')
+	[ "$frames" -ge $((mib << 4)) ] ||
+		fail "[$host] $dev rx_frames moved by $frames for $mib MiB"
 	[ "$copied" -eq 0 ] ||
 		fail "[$host] $dev copied $copied frames whole (rx_frames_copied)"
-	log "[$host] $dev rx_frames +$((after - before)), rx_frames_copied" \
-		"+$copied, IP reassemblies +$reasm"
+	log "[$host] $dev rx_frames +$frames, rx_frames_copied +$copied," \
+		"IP reassemblies +$reasm"
 }
 
 # check_underlay_errors NS: no RX or TX errors on NS's u0, but for what
