@@ -12,13 +12,12 @@
 # added to (or removed from) datapath/ or lib/ need no re-run of configure.
 #
 # Variables given to Kbuild (see datapath/Kbuild):
-#   STT_OVS_PRIVATE  absolute directory holding net/openvswitch/*.h of the
-#                    matching kernel source (made by configure); empty when
-#                    vport-stt.ko is not to be built
-#   STT_LIB_OBJS     the lib/*.c of the source tree as object names
-#                    ("stt_hdr.o stt_reasm.o ..."), for stt-y
-#   STT_VERSION      the package version, e.g. 0.1 (unquoted)
-#   W                Kbuild's extra-warning level, 1 unless "make W=..."
+#   STT_LIB_OBJS        the lib/*.c of the source tree as object names
+#                       ("stt_hdr.o stt_reasm.o ..."), for stt-y
+#   STT_MODULE_VERSION  build-aux/stt-version's, e.g. 0.1+88.gc5efc10
+#   W                   Kbuild's extra-warning level, 1 unless "make W=..."
+# and STT_VMLINUX or STT_OVS_KO if given to this make (where vport-stt.ko's
+# layout check finds the kernel's BTF).
 # Other Kbuild variables given to this make on its command line (C=1 or C=2
 # for sparse, V=1, KCFLAGS=...) reach Kbuild unchanged through MAKEFLAGS.
 #
@@ -32,11 +31,11 @@ INSTALL_MOD_DIR = extra
 # $(MAKE) must appear literally in the recipes (not hidden in a variable)
 # for GNU make to hand its jobserver down to Kbuild.
 STT_KBUILD_ARGS = -C $(LINUX_BUILD) M=$(abs_top_builddir)/$(STT_FARM) \
-	W=$(W) STT_OVS_PRIVATE=$(STT_OVS_PRIVATE) STT_VERSION=$(PACKAGE_VERSION) \
+	W=$(W) STT_MODULE_VERSION="`$(srcdir)/build-aux/stt-version $(srcdir)`" \
 	STT_LIB_OBJS="`cd $(srcdir)/lib && for f in *.c; do \
 		test -f "$$f" && echo "$$f"; done | sed 's/\.c$$/.o/' | tr '\n' ' '`"
 
-.PHONY: modules modules_install modules-farm modules-clean ovs-private-clean
+.PHONY: modules modules_install modules-farm modules-clean
 
 if LINUX_ENABLED
 all-local: modules
@@ -87,11 +86,6 @@ modules modules_install:
 	exit 1
 modules-clean:
 endif
-
-# The private Open vSwitch headers are made by configure.
-distclean-local: ovs-private-clean
-ovs-private-clean:
-	rm -rf datapath/ovs-private
 
 # datapath/ sources are picked up by glob, so ship them by glob too.
 dist-hook: datapath-dist

@@ -526,10 +526,21 @@ static struct rtnl_link_ops stt_link_ops __read_mostly = {
 	.get_link_net	= stt_get_link_net,
 };
 
+/* Apart from stt_dev_create_fb(), whose frame holds an extack already. */
+static noinline struct net_device *stt_dev_alloc_fb(struct net *net,
+						    const char *name,
+						    u8 name_assign_type)
+{
+	struct nlattr *tb[IFLA_MAX + 1] = { };
+
+	return rtnl_create_link(net, name, name_assign_type, &stt_link_ops,
+				tb, NULL);
+}
+
 struct net_device *stt_dev_create_fb(struct net *net, const char *name,
 				     u8 name_assign_type, u16 dst_port)
 {
-	struct nlattr *tb[IFLA_MAX + 1] = { };
+	struct netlink_ext_ack extack = { };
 	struct stt_config cfg;
 	struct net_device *dev;
 	LIST_HEAD(list_kill);
@@ -540,13 +551,17 @@ struct net_device *stt_dev_create_fb(struct net *net, const char *name,
 	cfg.collect_md = true;
 	cfg.info.mode = IP_TUNNEL_INFO_TX;
 
-	dev = rtnl_create_link(net, name, name_assign_type, &stt_link_ops,
-			       tb, NULL);
+	dev = stt_dev_alloc_fb(net, name, name_assign_type);
 	if (IS_ERR(dev))
 		return dev;
 
-	err = stt_configure(net, dev, &cfg, false, NULL);
+	/* Open vSwitch's vport requests carry no extended ack: the reason a
+	 * port cannot be made goes to the kernel log instead.
+	 */
+	err = stt_configure(net, dev, &cfg, false, &extack);
 	if (err) {
+		net_warn_ratelimited("cannot create %s: %s (%d)\n", name,
+				     extack._msg ?: "error", err);
 		free_netdev(dev);
 		return ERR_PTR(err);
 	}
@@ -567,6 +582,14 @@ err_dellink:
 	return ERR_PTR(err);
 }
 EXPORT_SYMBOL_GPL(stt_dev_create_fb);
+
+u16 stt_dev_dst_port(const struct net_device *dev)
+{
+	const struct stt_dev *stt = netdev_priv(dev);
+
+	return ntohs(stt->cfg.dst_port);
+}
+EXPORT_SYMBOL_GPL(stt_dev_dst_port);
 
 static __net_init int stt_init_net(struct net *net)
 {

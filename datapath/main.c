@@ -22,5 +22,6 @@ static void __exit stt_mod_exit(void)
 module_init(stt_mod_init);
 module_exit(stt_mod_exit);
 MODULE_LICENSE("GPL");
+MODULE_VERSION(STT_MODULE_VERSION);
 MODULE_DESCRIPTION("Stateless Transport Tunneling (STT) network device");
 MODULE_ALIAS_RTNL_LINK(STT_LINK_KIND);

@@ -200,7 +200,7 @@ static void stt_get_drvinfo(struct net_device *dev,
 			    struct ethtool_drvinfo *info)
 {
 	strscpy(info->driver, "stt", sizeof(info->driver));
-	strscpy(info->version, "1", sizeof(info->version));
+	strscpy(info->version, STT_MODULE_VERSION, sizeof(info->version));
 }
 
 const struct ethtool_ops stt_ethtool_ops = {

@@ -17,4 +17,7 @@ struct net_device;
 struct net_device *stt_dev_create_fb(struct net *net, const char *name,
 				     u8 name_assign_type, u16 dst_port);
 
+/* The destination port (host order) an stt device receives on. */
+u16 stt_dev_dst_port(const struct net_device *dev);
+
 #endif /* _STT_H */

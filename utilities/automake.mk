@@ -12,7 +12,32 @@ utilities_stt_ctl_SOURCES = \
 	utilities/stt-ctl-nl.c \
 	utilities/stt-ctl-nl.h \
 	lib/stt_netlink.h
+nodist_utilities_stt_ctl_SOURCES = stt-version.h
 utilities_stt_ctl_CFLAGS = $(AM_CFLAGS) $(LIBNL_CFLAGS)
 utilities_stt_ctl_LDADD = $(LIBNL_LIBS)
 man_MANS += utilities/stt-ctl.8
 EXTRA_DIST += utilities/stt-ctl.8
+
+# Installed under the command's name, which the program's file already has.
+bashcompletiondir = $(datadir)/bash-completion/completions
+EXTRA_DIST += utilities/stt-ctl.bash-completion
+install-data-local: install-stt-ctl-completion
+uninstall-local: uninstall-stt-ctl-completion
+install-stt-ctl-completion:
+	$(MKDIR_P) $(DESTDIR)$(bashcompletiondir)
+	$(INSTALL_DATA) $(srcdir)/utilities/stt-ctl.bash-completion \
+		$(DESTDIR)$(bashcompletiondir)/stt-ctl
+uninstall-stt-ctl-completion:
+	rm -f $(DESTDIR)$(bashcompletiondir)/stt-ctl
+.PHONY: install-stt-ctl-completion uninstall-stt-ctl-completion
+
+# stt-version.h: the full version (build-aux/stt-version), rewritten only
+# when it changes, so a new commit rebuilds what prints it and nothing else.
+BUILT_SOURCES += stt-version.h
+CLEANFILES += stt-version.h
+stt-version.h: stt-version-force
+	@v=`$(srcdir)/build-aux/stt-version $(srcdir)` && \
+	echo "#define STT_FULL_VERSION \"$$v\"" > $@.tmp && \
+	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+stt-version-force:
+.PHONY: stt-version-force

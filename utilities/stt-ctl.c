@@ -7,6 +7,7 @@
  * kernel; what the kernel refuses is reported with its own message.
  */
 #include <config.h>
+#include "stt-version.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -1369,7 +1370,7 @@ main(int argc, char *argv[])
             usage();
         case 'V':
             printf("%s (%s) %s\n", PROGRAM_NAME, PACKAGE_NAME,
-                   PACKAGE_VERSION);
+                   STT_FULL_VERSION);
             return EXIT_OK;
         default:
             usage_error("unknown option '%s' %s", argv[optind - 1],

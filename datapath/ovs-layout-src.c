@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Compiled to assembly, not linked: Kbuild turns the DEFINE()s into
+ * ovs-layout.h when the modules are built against a full kernel tree, whose
+ * net/openvswitch/ holds the private headers (the debug test kernel).
+ * Distro kernels have no source; there ovs-btf-layout reads the same list
+ * from openvswitch.ko's BTF.
+ */
+#include <linux/kbuild.h>
+
+#include "datapath.h"
+#include "vport.h"
+
+int main(void);
+
+int main(void)
+{
+#define STT_OVS_SIZE(s) DEFINE(STT_OVS_SIZEOF_##s, sizeof(struct s))
+#define STT_OVS_MEMBER(s, m) OFFSET(STT_OVS_OFFSETOF_##s##_##m, s, m)
+#define STT_OVS_OPAQUE(s, m) OFFSET(STT_OVS_OFFSETOF_##s##_##m, s, m)
+#include "ovs-layout-list.h"
+	return 0;
+}

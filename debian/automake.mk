@@ -1,0 +1,40 @@
+# debian/automake.mk -- Debian packages, and the version a tarball carries.
+#
+# make deb: builds stt-dkms and stt-utils with dpkg-buildpackage from this
+# tree's dist tarball, into $(builddir)/deb/ (the .deb files and the build
+# log).  The package version is build-aux/stt-version's; debian/changelog is
+# written for it, so that a package always names the commit it was built
+# from.
+
+EXTRA_DIST += \
+	debian/control \
+	debian/copyright \
+	debian/rules \
+	debian/source/format \
+	debian/stt-dkms.dkms.in \
+	debian/stt-utils.install
+
+# A tarball has no git: it carries the version it was made from.
+dist-hook: tarball-version
+tarball-version:
+	$(srcdir)/build-aux/stt-version $(srcdir) > $(distdir)/.tarball-version
+.PHONY: tarball-version
+
+DEB_DIR = deb
+deb: dist
+	rm -rf $(DEB_DIR) && $(MKDIR_P) $(DEB_DIR)
+	tar -C $(DEB_DIR) -xzf $(distdir).tar.gz
+	v=`cat $(DEB_DIR)/$(distdir)/.tarball-version` && \
+	rev=`echo "$$v" | sed -n 's/.*\.g\([0-9a-f]*\).*/\1/p'` && \
+	{ echo "stt ($$v) unstable; urgency=medium"; \
+	  echo; \
+	  echo "  * Built by make deb from git commit $${rev:-(unknown)}."; \
+	  echo; \
+	  echo " -- `sed -n 's/^Maintainer: //p' $(srcdir)/debian/control`  `date -R`"; \
+	} > $(DEB_DIR)/$(distdir)/debian/changelog
+	cd $(DEB_DIR)/$(distdir) && \
+	dpkg-buildpackage -b -us -uc > ../build.log 2>&1 || \
+	{ tail -n 40 ../build.log >&2; exit 1; }
+	rm -rf $(DEB_DIR)/$(distdir)
+	@ls $(DEB_DIR)/*.deb
+.PHONY: deb
