@@ -56,10 +56,10 @@ struct vport_ops {
 
 #define STT_OVS_SIZE(s)							\
 	static_assert(sizeof(struct s) == STT_OVS_SIZEOF_##s,		\
-		      "struct " #s " differs from openvswitch.ko's: its size")
+		      "struct " #s " does not match openvswitch.ko: its size")
 #define STT_OVS_MEMBER(s, m)						\
 	static_assert(offsetof(struct s, m) == STT_OVS_OFFSETOF_##s##_##m, \
-		      "struct " #s " differs from openvswitch.ko's: member " #m)
+		      "struct " #s " does not match openvswitch.ko: member " #m)
 /* Only read at its offset, below. */
 #define STT_OVS_OPAQUE(s, m)						\
 	static_assert(STT_OVS_OFFSETOF_##s##_##m >= 0,			\

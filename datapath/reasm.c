@@ -20,12 +20,12 @@
 static unsigned int reasm_mem_limit = 8 << 20;
 module_param(reasm_mem_limit, uint, 0644);
 MODULE_PARM_DESC(reasm_mem_limit,
-		 "Bytes each receive port may hold in reassembly (default 8 MiB; read when a port opens)");
+		 "Bytes each receive port may hold in reassembly (default 8 MiB; applies at once)");
 
 static unsigned int reasm_timeout_ms = 1000;
 module_param(reasm_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(reasm_timeout_ms,
-		 "Milliseconds an incomplete frame is kept (default 1000; read when a port opens)");
+		 "Milliseconds an incomplete frame is kept (default 1000; applies to frames begun after a change)");
 
 #define REASM_HASH_BITS 10
 
@@ -107,12 +107,15 @@ int stt_reasm_table_init(struct stt_reasm_table *t,
 	INIT_LIST_HEAD(&t->lru);
 	t->nr_frames = 0;
 	t->mem = 0;
-	t->mem_limit = READ_ONCE(reasm_mem_limit);
-	t->timeout = msecs_to_jiffies(READ_ONCE(reasm_timeout_ms)) ?: 1;
 	t->seed = get_random_u32();
 	t->counters = counters;
 	timer_setup(&t->gc, gc_timer, 0);
 	return 0;
+}
+
+unsigned int stt_reasm_mem_limit(void)
+{
+	return READ_ONCE(reasm_mem_limit);
 }
 
 /* Called once the port's netfilter hook is gone and RCU readers are done. */
@@ -129,12 +132,18 @@ void stt_reasm_table_destroy(struct stt_reasm_table *t)
 	kfree(t->buckets);
 }
 
-/* Evicts oldest frames until @need more bytes fit under the limit. */
+/*
+ * Evicts oldest frames until @need more bytes fit under the limit.  The
+ * limit is read each time, so that a change of the parameter applies at
+ * once: a lower one evicts down to it with the next segment.
+ */
 static bool make_room(struct stt_reasm_table *t, unsigned int need)
 {
-	if (need > t->mem_limit)
+	unsigned int limit = stt_reasm_mem_limit();
+
+	if (need > limit)
 		return false;
-	while (t->mem + need > t->mem_limit && !list_empty(&t->lru)) {
+	while (t->mem + need > limit && !list_empty(&t->lru)) {
 		frame_free(t, list_first_entry(&t->lru, struct frame, lru));
 		stt_count(t->counters, STT_RX_REASM_MEM_DROPS);
 	}
@@ -163,7 +172,8 @@ static struct frame *frame_create(struct stt_reasm_table *t,
 	if (!fr)
 		return NULL;
 	fr->key = *key;
-	fr->expires = jiffies + t->timeout;
+	fr->expires = jiffies +
+		      (msecs_to_jiffies(READ_ONCE(reasm_timeout_ms)) ?: 1);
 	fr->segs = NULL;
 	fr->truesize = sizeof(*fr);
 	stt_reasm_init(&fr->state, frame_len);

@@ -33,8 +33,6 @@ struct stt_reasm_table {
 	struct list_head lru;		/* oldest first */
 	unsigned int nr_frames;
 	unsigned int mem;
-	unsigned int mem_limit;
-	unsigned long timeout;		/* jiffies */
 	u32 seed;
 	struct timer_list gc;
 	struct stt_counters __percpu *counters;
@@ -43,6 +41,8 @@ struct stt_reasm_table {
 int stt_reasm_table_init(struct stt_reasm_table *t,
 			 struct stt_counters __percpu *counters);
 void stt_reasm_table_destroy(struct stt_reasm_table *t);
+/* The bound on each table's memory: reasm_mem_limit, which applies live. */
+unsigned int stt_reasm_mem_limit(void);
 struct sk_buff *stt_reasm_table_add(struct stt_reasm_table *t,
 				    struct sk_buff *skb,
 				    const struct stt_reasm_key *key,

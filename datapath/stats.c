@@ -122,7 +122,7 @@ static void dev_counters(struct net_device *dev, u64 sum[STT_COUNTER_MAX],
 		if (gauges) {
 			gauges[GAUGE_REASM_FRAMES] = READ_ONCE(port->reasm.nr_frames);
 			gauges[GAUGE_REASM_BYTES] = READ_ONCE(port->reasm.mem);
-			gauges[GAUGE_REASM_LIMIT] = port->reasm.mem_limit;
+			gauges[GAUGE_REASM_LIMIT] = stt_reasm_mem_limit();
 		}
 	} else if (gauges) {
 		memset(gauges, 0, sizeof(u64) * GAUGE_MAX);

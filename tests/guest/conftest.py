@@ -87,6 +87,10 @@ def pytest_addoption(parser):
     group.addoption("--stt-modules-dir", metavar="TEMPLATE",
                     default=os.environ.get("STT_MODULES_DIR"),
                     help="module directory template with {short}/{release}")
+    group.addoption("--stt-packaged", action="store_true",
+                    help="the stt-dkms package is installed (tests/packaging/"
+                         "check install): ovs-basic runs on the distro "
+                         "kernels with the modules it installed alone")
     group.addoption("--stt-kernel", action="append", default=[],
                     metavar="KVER", help="run only on these kernels")
     group.addoption("--stt-results", metavar="DIR",

@@ -10,13 +10,28 @@ Each test boots a fresh guest and runs one scenario in scenarios/; a test
 fails, naming what to pass, when the module build for its kernel is missing.
 Timeouts are bounds for a busy 2-core machine, not expected durations.
 """
+import os
+import subprocess
 
 
 def test_ovs_basic(scenario):
     """ovs-vsctl alone makes openvswitch.ko load vport-stt; ping of every
     size, iperf3 and 64 MiB with SHA-256 both work; counters balance."""
     scenario.skip_on_debug_kernel("ovs-keys, ovs-firewall and nic-underlay")
-    scenario.run("ovs-basic.sh", modules_dir=scenario.modules(), timeout=600)
+    if scenario.config.getoption("stt_packaged"):
+        # No module directory: the guest sees the host's /lib/modules, where
+        # DKMS installed the package's build.
+        version = subprocess.run(
+            ["dpkg-query", "-W", "-f=${Version}", "stt-dkms"],
+            capture_output=True, text=True, check=True).stdout
+        scenario.run("ovs-basic.sh", version, "updates/dkms", timeout=600)
+    else:
+        modules = scenario.modules()
+        version = subprocess.run(
+            ["modinfo", "-F", "version", os.path.join(modules, "stt.ko")],
+            capture_output=True, text=True, check=True).stdout.strip()
+        scenario.run("ovs-basic.sh", version, modules_dir=modules,
+                     timeout=600)
 
 
 def test_ovs_keys(scenario):

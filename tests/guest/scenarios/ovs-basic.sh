@@ -7,12 +7,20 @@
 # ways, and then the counters: every frame one host sent the other received,
 # no error counter moved.
 #
+#   ovs-basic.sh VERSION [FROM]
+# VERSION: the version both modules must report (/sys/module, ethtool -i);
+# FROM: the directory modprobe must take them from (e.g. updates/dkms, where
+# the stt-dkms package installs them), if given.
+#
 #   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
 #   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../stt-lib.sh"
+
+version=${1:?usage: ovs-basic.sh VERSION [FROM]}
+from=${2:-}
 
 for module in vport_stt stt; do
 	! module_loaded $module || fail "$module is loaded before any stt port exists"
@@ -25,6 +33,15 @@ run lsmod | grep -E '^(openvswitch|vport_stt|stt) '
 module_loaded vport_stt || fail "openvswitch.ko did not load vport_stt"
 module_loaded stt || fail "vport_stt did not bring stt along"
 grep -Eq '^stt .* vport_stt,' /proc/modules || fail "stt is not used by vport_stt"
+for module in stt vport_stt; do
+	[ "$(cat /sys/module/$module/version)" = "$version" ] ||
+		fail "/sys/module/$module/version is '$(cat /sys/module/$module/version)', not $version"
+	[ -z "$from" ] || case $(modinfo -n $module) in
+	*/"$from"/*) ;;
+	*) fail "$module was loaded from $(modinfo -n $module), not $from" ;;
+	esac
+done
+log "stt and vport_stt $version loaded${from:+ from $from}"
 
 for host in host1 host2; do
 	out=$(host_ovs "$host" ovs-dpctl show) || fail "[$host] ovs-dpctl show failed"
@@ -34,6 +51,11 @@ for host in host1 host2; do
 	run ip -n "$host" -d link show "$STT_DEV"
 	ip -n "$host" -d link show "$STT_DEV" | grep -q '^    stt ' ||
 		fail "[$host] $STT_DEV is not of kind stt"
+	drvinfo=$(ip netns exec "$host" ethtool -i "$STT_DEV")
+	echo "$drvinfo" | grep -qx "driver: stt" ||
+		fail "[$host] ethtool -i $STT_DEV: $drvinfo"
+	echo "$drvinfo" | grep -qx "version: $version" ||
+		fail "[$host] ethtool -i $STT_DEV does not give version $version: $drvinfo"
 done
 
 ping_sizes vm1 10.0.0.2 1 1400 1472 4000 8972
