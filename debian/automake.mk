@@ -1,4 +1,4 @@
-# debian/automake.mk -- Debian packages, and the version a tarball carries.
+# debian/automake.mk -- Debian packages.
 #
 # make deb: builds stt-dkms and stt-utils with dpkg-buildpackage from this
 # tree's dist tarball, into $(builddir)/deb/ (the .deb files and the build
@@ -13,12 +13,6 @@ EXTRA_DIST += \
 	debian/source/format \
 	debian/stt-dkms.dkms.in \
 	debian/stt-utils.install
-
-# A tarball has no git: it carries the version it was made from.
-dist-hook: tarball-version
-tarball-version:
-	$(srcdir)/build-aux/stt-version $(srcdir) > $(distdir)/.tarball-version
-.PHONY: tarball-version
 
 DEB_DIR = deb
 deb: dist
