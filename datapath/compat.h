@@ -10,6 +10,8 @@
 
 #include <linux/ethtool.h>
 #include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/string.h>
 #include <net/dst_metadata.h>
 #include <net/ip_tunnels.h>
 
@@ -79,5 +81,34 @@ static inline bool rtnl_dev_link_net_capable(const struct net_device *dev,
 	       ns_capable(link_net->user_ns, CAP_NET_ADMIN);
 }
 #endif
+
+/*
+ * Drop reasons that came after 6.1 (TUNNEL_TXINFO, DUP_FRAG, ...).  The
+ * enum skb_drop_reason is the kernel's: a module cannot add values to it,
+ * so stt reports the nearest existing one, and its own counter (ethtool -S)
+ * says exactly why.  An enum member is invisible to the preprocessor, but
+ * the kernel lists every reason it has by name for the tracepoint
+ * (DEFINE_DROP_REASON), so a reason is looked up there by @name, once at
+ * load, and where the kernel lacks it @older stands in: the nearest 6.1
+ * value.
+ */
+static inline enum skb_drop_reason
+stt_drop_reason_named(const char *name, enum skb_drop_reason older)
+{
+#define STT_DROP_REASON(reason) { SKB_DROP_REASON_##reason, #reason },
+	static const struct {
+		enum skb_drop_reason reason;
+		const char *name;
+	} reasons[] = {
+		DEFINE_DROP_REASON(STT_DROP_REASON, STT_DROP_REASON)
+	};
+#undef STT_DROP_REASON
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(reasons); i++)
+		if (!strcmp(reasons[i].name, name))
+			return reasons[i].reason;
+	return older;
+}
 
 #endif /* _STT_COMPAT_H */

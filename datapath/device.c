@@ -62,7 +62,10 @@ static int stt_init(struct net_device *dev)
 	if (err)
 		goto err_destroy_dst_cache;
 
-	/* Last: from here on the receive path can hand us frames. */
+	/* Last: from here on the receive path can hand us frames.  The port
+	 * is open already: stt_configure() opened it where a failure can be
+	 * told to the user (ndo_init has no extack).
+	 */
 	port = stt_port_attach(stt, NULL);
 	if (IS_ERR(port)) {
 		err = PTR_ERR(port);
@@ -357,6 +360,7 @@ static int stt_configure(struct net *net, struct net_device *dev,
 			 struct netlink_ext_ack *extack)
 {
 	struct stt_dev *stt = netdev_priv(dev);
+	struct stt_port *port;
 	int err;
 
 	err = check_unique(net, cfg, NULL, extack);
@@ -369,7 +373,12 @@ static int stt_configure(struct net *net, struct net_device *dev,
 	if (!cfg->collect_md && !mtu_given)
 		mtu_from_route(dev, stt);
 
+	/* Held across registration, whose ndo_init joins it. */
+	port = stt_port_get(net, cfg->dst_port, extack);
+	if (IS_ERR(port))
+		return PTR_ERR(port);
 	err = register_netdevice(dev);
+	stt_port_put(port);
 	if (err)
 		return err;
 	list_add(&stt->next, &stt_net(net)->dev_list);

@@ -53,6 +53,11 @@
  */
 #define FRAME_PIECES_PER_MSS (MAX_SKB_FRAGS - 4)
 
+/* Why the segments and a frame half built are freed when there is no frame:
+ * the caller counts it as rx_err_port_nomem.
+ */
+#define NO_FRAME stt_drop_reason(STT_RX_ERR_PORT_NOMEM)
+
 struct frame_builder {
 	struct sk_buff *frame;		/* NULL while planning */
 	struct sk_buff *tail;		/* frame or its last frag_list member */
@@ -119,7 +124,7 @@ static struct sk_buff *frame_copy(struct list_head *segs,
 		return NULL;
 	list_for_each_entry(seg, segs, list) {
 		if (!copy_segment(frame, seg, STT_SEG_CB(seg)->offset)) {
-			kfree_skb(frame);
+			kfree_skb_reason(frame, NO_FRAME);
 			return NULL;
 		}
 	}
@@ -323,7 +328,7 @@ static struct sk_buff *frame_share(struct list_head *segs,
 	return b.frame;
 
 fail:
-	kfree_skb(b.frame);
+	kfree_skb_reason(b.frame, NO_FRAME);
 	return NULL;
 }
 
@@ -377,7 +382,7 @@ struct sk_buff *stt_frame_build(struct sk_buff *segs, u16 frame_len,
 		if (frame)
 			consume_skb(seg);
 		else
-			kfree_skb(seg);
+			kfree_skb_reason(seg, NO_FRAME);
 	}
 	return frame;
 }

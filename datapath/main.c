@@ -7,10 +7,12 @@
 #include <net/rtnetlink.h>
 
 #include "device.h"
+#include "stats.h"
 #include "stt_netlink.h"
 
 static int __init stt_mod_init(void)
 {
+	stt_stats_init();
 	return stt_device_init();
 }
 

@@ -110,20 +110,43 @@ static void port_close(struct stt_port *port)
 	kfree(port);
 }
 
+/*
+ * Under RTNL: the port of @dst_port in @net, opened if there is none yet,
+ * with a reference for the caller to drop with stt_port_put().
+ */
+struct stt_port *stt_port_get(struct net *net, __be16 dst_port,
+			      struct netlink_ext_ack *extack)
+{
+	struct stt_port *port;
+
+	ASSERT_RTNL();
+	port = stt_port_find(net, dst_port);
+	if (!port) {
+		port = port_open(net, dst_port, extack);
+		if (IS_ERR(port))
+			return port;
+	}
+	port->refcnt++;
+	return port;
+}
+
+/* Under RTNL: the last reference closes the port, once readers are done. */
+void stt_port_put(struct stt_port *port)
+{
+	ASSERT_RTNL();
+	if (--port->refcnt == 0)
+		port_close(port);
+}
+
 /* Under RTNL: finds or opens the port @stt receives on and joins it. */
 struct stt_port *stt_port_attach(struct stt_dev *stt,
 				 struct netlink_ext_ack *extack)
 {
 	struct stt_port *port;
 
-	ASSERT_RTNL();
-	port = stt_port_find(stt->net, stt->cfg.dst_port);
-	if (!port) {
-		port = port_open(stt->net, stt->cfg.dst_port, extack);
-		if (IS_ERR(port))
-			return port;
-	}
-	port->refcnt++;
+	port = stt_port_get(stt->net, stt->cfg.dst_port, extack);
+	if (IS_ERR(port))
+		return port;
 	if (stt->cfg.collect_md)
 		rcu_assign_pointer(port->collect_md_dev, stt);
 	else

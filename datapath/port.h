@@ -23,7 +23,7 @@ struct stt_port {
 	struct list_head list;		/* in stt_net.port_list, under RTNL */
 	struct net *net;		/* underlay namespace */
 	__be16 dst_port;
-	unsigned int refcnt;		/* attached devices, under RTNL */
+	unsigned int refcnt;		/* devices, stt_port_get(); RTNL */
 	struct stt_dev __rcu *collect_md_dev;
 	DECLARE_HASHTABLE(peers, 6);	/* fixed-peer devices by context id */
 	struct nf_hook_ops hooks[2];	/* recv.c's, then pmtu.c's */
@@ -32,6 +32,9 @@ struct stt_port {
 };
 
 struct stt_port *stt_port_find(struct net *net, __be16 dst_port);
+struct stt_port *stt_port_get(struct net *net, __be16 dst_port,
+			      struct netlink_ext_ack *extack);
+void stt_port_put(struct stt_port *port);
 struct stt_port *stt_port_attach(struct stt_dev *stt,
 				 struct netlink_ext_ack *extack);
 void stt_port_detach(struct stt_dev *stt);

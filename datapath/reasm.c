@@ -58,14 +58,25 @@ static bool key_equal(const struct stt_reasm_key *a,
 	       ipv6_addr_equal(&a->daddr, &b->daddr);
 }
 
-static void frame_free(struct stt_reasm_table *t, struct frame *fr)
+/* Takes @fr out of the table and frees it; returns the segments it held. */
+static struct sk_buff *frame_take(struct stt_reasm_table *t, struct frame *fr)
 {
+	struct sk_buff *segs = fr->segs;
+
 	hlist_del(&fr->hnode);
 	list_del(&fr->lru);
 	t->nr_frames--;
 	t->mem -= fr->truesize;
-	kfree_skb_list(fr->segs);
 	kfree(fr);
+	return segs;
+}
+
+/* Drops incomplete frame @fr, counted by @c. */
+static void frame_drop(struct stt_reasm_table *t, struct frame *fr,
+		       enum stt_counter c)
+{
+	kfree_skb_list_reason(frame_take(t, fr), stt_drop_reason(c));
+	stt_count(t->counters, c);
 }
 
 static void expire_frames(struct stt_reasm_table *t)
@@ -75,8 +86,7 @@ static void expire_frames(struct stt_reasm_table *t)
 	list_for_each_entry_safe(fr, tmp, &t->lru, lru) {
 		if (time_before(jiffies, fr->expires))
 			break;
-		frame_free(t, fr);
-		stt_count(t->counters, STT_RX_REASM_TIMEOUTS);
+		frame_drop(t, fr, STT_RX_REASM_TIMEOUTS);
 	}
 }
 
@@ -126,7 +136,8 @@ void stt_reasm_table_destroy(struct stt_reasm_table *t)
 	del_timer_sync(&t->gc);
 	spin_lock_bh(&t->lock);
 	list_for_each_entry_safe(fr, tmp, &t->lru, lru)
-		frame_free(t, fr);
+		kfree_skb_list_reason(frame_take(t, fr),	/* devices gone */
+				      SKB_DROP_REASON_DEV_READY);
 	spin_unlock_bh(&t->lock);
 	WARN_ON_ONCE(t->mem);
 	kfree(t->buckets);
@@ -143,10 +154,9 @@ static bool make_room(struct stt_reasm_table *t, unsigned int need)
 
 	if (need > limit)
 		return false;
-	while (t->mem + need > limit && !list_empty(&t->lru)) {
-		frame_free(t, list_first_entry(&t->lru, struct frame, lru));
-		stt_count(t->counters, STT_RX_REASM_MEM_DROPS);
-	}
+	while (t->mem + need > limit && !list_empty(&t->lru))
+		frame_drop(t, list_first_entry(&t->lru, struct frame, lru),
+			   STT_RX_REASM_MEM_DROPS);
 	return true;
 }
 
@@ -197,6 +207,7 @@ struct sk_buff *stt_reasm_table_add(struct stt_reasm_table *t,
 				    u16 frame_len, u16 offset)
 {
 	struct hlist_head *bucket = &t->buckets[key_hash(t, key)];
+	enum stt_counter drop;
 	struct sk_buff *segs;
 	struct frame *fr;
 	enum stt_err err;
@@ -209,8 +220,7 @@ struct sk_buff *stt_reasm_table_add(struct stt_reasm_table *t,
 		goto drop_mem;
 	fr = frame_find(t, key, bucket);
 	if (fr && time_after_eq(jiffies, fr->expires)) {
-		frame_free(t, fr);
-		stt_count(t->counters, STT_RX_REASM_TIMEOUTS);
+		frame_drop(t, fr, STT_RX_REASM_TIMEOUTS);
 		fr = NULL;
 	}
 	if (!fr) {
@@ -221,7 +231,7 @@ struct sk_buff *stt_reasm_table_add(struct stt_reasm_table *t,
 
 	err = stt_reasm_add(&fr->state, frame_len, offset, skb->len);
 	if (err != STT_OK) {
-		stt_count_err(t->counters, err);
+		drop = stt_err_counter(err);
 		goto drop;
 	}
 
@@ -235,9 +245,7 @@ struct sk_buff *stt_reasm_table_add(struct stt_reasm_table *t,
 		return NULL;
 	}
 
-	segs = fr->segs;
-	fr->segs = NULL;
-	frame_free(t, fr);
+	segs = frame_take(t, fr);
 	spin_unlock(&t->lock);
 
 	skb = stt_frame_build(segs, frame_len, t->counters);
@@ -246,9 +254,9 @@ struct sk_buff *stt_reasm_table_add(struct stt_reasm_table *t,
 	return skb;
 
 drop_mem:
-	stt_count(t->counters, STT_RX_REASM_MEM_DROPS);
+	drop = STT_RX_REASM_MEM_DROPS;
 drop:
 	spin_unlock(&t->lock);
-	kfree_skb(skb);
+	stt_drop(t->counters, drop, skb);
 	return NULL;
 }

@@ -122,8 +122,8 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 	}
 	hdr_err = stt_hdr_parse(skb->data, skb_headlen(skb), skb->len, &f);
 	if (hdr_err != STT_OK) {
-		stt_count_err(counters, hdr_err);
-		goto free;
+		err = stt_err_counter(hdr_err);
+		goto drop;
 	}
 
 	stt = stt_port_lookup(port, ip_hdr(skb)->saddr, f.context_id);
@@ -182,9 +182,7 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 	return;
 
 drop:
-	stt_count(counters, err);
-free:
-	kfree_skb(skb);
+	stt_drop(counters, err, skb);
 }
 
 /* TCP header fields that make a segment STT rather than something else. */
@@ -242,9 +240,8 @@ static void rcv_segment(struct stt_port *port, struct sk_buff *skb)
 	__skb_pull(skb, sizeof(th));
 	seg_err = stt_seg_check(ntohl(th.seq), skb->len, &frame_len, &offset);
 	if (seg_err != STT_OK) {
-		stt_count_err(port->counters, seg_err);
-		kfree_skb(skb);
-		return;
+		err = stt_err_counter(seg_err);
+		goto drop;
 	}
 	/* Until the frame is whole, the segment may be a clone (AF_PACKET,
 	 * tc mirred): frame.c reads segments and never writes them.
@@ -286,8 +283,7 @@ static void rcv_segment(struct stt_port *port, struct sk_buff *skb)
 	return;
 
 drop:
-	stt_count(port->counters, err);
-	kfree_skb(skb);
+	stt_drop(port->counters, err, skb);
 }
 
 unsigned int stt_rcv_hook(void *priv, struct sk_buff *skb,

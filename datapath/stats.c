@@ -10,41 +10,123 @@
 #include "port.h"
 #include "stats.h"
 
-static const char * const counter_names[STT_RX_ERR_LIB] = {
-	[STT_TX_FRAMES]			= "tx_frames",
-	[STT_TX_SEGMENTS]		= "tx_segments",
-	[STT_TX_SW_SEGMENTED]		= "tx_sw_segmented",
-	[STT_TX_NO_TUNNEL_INFO]	= "tx_drop_no_tunnel_info",
-	[STT_TX_DROP_IP_OUTPUT]	= "tx_drop_ip_output",
-	[STT_TX_DROP_RECONFIG]		= "tx_drop_reconfig",
-	[STT_TX_ERR_FAMILY]		= "tx_err_family",
-	[STT_TX_ERR_ROUTE]		= "tx_err_route",
-	[STT_TX_ERR_LOOP]		= "tx_err_loop",
-	[STT_TX_ERR_FRAME_TOO_BIG]	= "tx_err_frame_too_big",
-	[STT_TX_ERR_NOMEM]		= "tx_err_nomem",
-	[STT_TX_ERR_CSUM]		= "tx_err_csum",
-	[STT_TX_ERR_GSO]		= "tx_err_gso",
-	[STT_TX_ERR_INNER]		= "tx_err_inner",
-	[STT_RX_FRAMES]			= "rx_frames",
-	[STT_RX_ERR_INNER]		= "rx_err_inner",
-	[STT_RX_ERR_ECN]		= "rx_err_ecn",
-	[STT_RX_ERR_LOOP]		= "rx_err_loop",
-	[STT_RX_DROP_DEV_DOWN]		= "rx_drop_dev_down",
-	[STT_RX_ERR_NOMEM]		= "rx_err_nomem",
-	[STT_RX_SEGMENTS]		= "rx_segments",
-	[STT_RX_FRAMES_REASSEMBLED]	= "rx_frames_reassembled",
-	[STT_RX_FRAMES_COPIED]		= "rx_frames_copied",
-	[STT_RX_REASM_TIMEOUTS]		= "rx_reasm_timeouts",
-	[STT_RX_REASM_MEM_DROPS]	= "rx_reasm_mem_drops",
-	[STT_RX_ERR_BAD_CSUM]		= "rx_err_bad_csum",
-	[STT_RX_ERR_TCP_FLAGS]		= "rx_err_tcp_flags",
-	[STT_RX_ERR_TCP_DOFF]		= "rx_err_tcp_doff",
-	[STT_RX_ERR_TCP_TRUNCATED]	= "rx_err_tcp_truncated",
-	[STT_RX_ERR_NO_DEVICE]		= "rx_err_no_device",
-	[STT_RX_ERR_PORT_NOMEM]		= "rx_err_port_nomem",
-	[STT_RX_ERR_XFRM_POLICY]	= "rx_err_xfrm_policy",
-	[STT_PMTU_UPDATES]		= "pmtu_updates",
+/*
+ * The drop reason a counter's packets are freed with: the kernel's (a module
+ * cannot add one), the nearest where none fits exactly; the counter tells
+ * apart what shares one.  LATER names a reason that came after 6.1 and the
+ * nearest 6.1 has (compat.h).
+ */
+struct drop_reason {
+	enum skb_drop_reason reason;
+	const char *later;
 };
+
+#define DROP(reason)		{ SKB_DROP_REASON_##reason }
+#define LATER(reason, older)	{ SKB_DROP_REASON_##older, #reason }
+
+/* Each counter's ethtool -S name and, if it counts drops, their reason. */
+static const struct {
+	const char *name;
+	struct drop_reason drop;
+} counter_desc[STT_RX_ERR_LIB] = {
+	[STT_TX_FRAMES]		= { "tx_frames" },
+	[STT_TX_SEGMENTS]	= { "tx_segments" },
+	[STT_TX_SW_SEGMENTED]	= { "tx_sw_segmented" },
+	/* Without tunnel metadata a packet has nowhere to be routed. */
+	[STT_TX_NO_TUNNEL_INFO]	= { "tx_drop_no_tunnel_info",
+				    LATER(TUNNEL_TXINFO, IP_OUTNOROUTES) },
+	/* IP output frees what it refuses, with its own reason. */
+	[STT_TX_DROP_IP_OUTPUT]	= { "tx_drop_ip_output" },
+	[STT_TX_DROP_RECONFIG]	= { "tx_drop_reconfig", DROP(DEV_READY) },
+	[STT_TX_ERR_FAMILY]	= { "tx_err_family", DROP(UNHANDLED_PROTO) },
+	[STT_TX_ERR_ROUTE]	= { "tx_err_route", DROP(IP_OUTNOROUTES) },
+	/* The only route leads back into the device. */
+	[STT_TX_ERR_LOOP]	= { "tx_err_loop", DROP(IP_OUTNOROUTES) },
+	[STT_TX_ERR_FRAME_TOO_BIG] = { "tx_err_frame_too_big",
+				    DROP(PKT_TOO_BIG) },
+	[STT_TX_ERR_NOMEM]	= { "tx_err_nomem", DROP(NOMEM) },
+	[STT_TX_ERR_CSUM]	= { "tx_err_csum", DROP(SKB_CSUM) },
+	[STT_TX_ERR_GSO]	= { "tx_err_gso", DROP(SKB_GSO_SEG) },
+	[STT_TX_ERR_INNER]	= { "tx_err_inner", DROP(HDR_TRUNC) },
+	[STT_RX_FRAMES]		= { "rx_frames" },
+	[STT_RX_ERR_INNER]	= { "rx_err_inner", DROP(INVALID_PROTO) },
+	/* On 6.1, what IP says of a header it cannot accept. */
+	[STT_RX_ERR_ECN]	= { "rx_err_ecn",
+				    LATER(IP_TUNNEL_ECN, IP_INHDR) },
+	/* 6.1's vxlan drops its own frames unspecified too. */
+	[STT_RX_ERR_LOOP]	= { "rx_err_loop",
+				    LATER(LOCAL_MAC, NOT_SPECIFIED) },
+	[STT_RX_DROP_DEV_DOWN]	= { "rx_drop_dev_down", DROP(DEV_READY) },
+	[STT_RX_ERR_NOMEM]	= { "rx_err_nomem", DROP(NOMEM) },
+	[STT_RX_SEGMENTS]	= { "rx_segments" },
+	[STT_RX_FRAMES_REASSEMBLED] = { "rx_frames_reassembled" },
+	[STT_RX_FRAMES_COPIED]	= { "rx_frames_copied" },
+	/* 6.1's IP reassembly expires fragments unspecified too. */
+	[STT_RX_REASM_TIMEOUTS]	= { "rx_reasm_timeouts",
+				    LATER(FRAG_REASM_TIMEOUT, NOT_SPECIFIED) },
+	/* A limit of our own, not the allocator failing. */
+	[STT_RX_REASM_MEM_DROPS] = { "rx_reasm_mem_drops", DROP(PROTO_MEM) },
+	[STT_RX_ERR_BAD_CSUM]	= { "rx_err_bad_csum", DROP(TCP_CSUM) },
+	[STT_RX_ERR_TCP_FLAGS]	= { "rx_err_tcp_flags", DROP(TCP_FLAGS) },
+	[STT_RX_ERR_TCP_DOFF]	= { "rx_err_tcp_doff", DROP(INVALID_PROTO) },
+	/* What TCP says of a header cut short. */
+	[STT_RX_ERR_TCP_TRUNCATED] = { "rx_err_tcp_truncated",
+				    DROP(PKT_TOO_SMALL) },
+	/* No device takes this sender's context id: TCP's "no socket". */
+	[STT_RX_ERR_NO_DEVICE]	= { "rx_err_no_device", DROP(NO_SOCKET) },
+	[STT_RX_ERR_PORT_NOMEM]	= { "rx_err_port_nomem", DROP(NOMEM) },
+	[STT_RX_ERR_XFRM_POLICY] = { "rx_err_xfrm_policy", DROP(XFRM_POLICY) },
+	[STT_PMTU_UPDATES]	= { "pmtu_updates" },
+};
+
+/* The drop reason of each lib/ rejection (rx_err_<stt_err_name()>). */
+static const struct drop_reason lib_drop[STT_ERR_MAX] = {
+	[STT_ERR_FRAME_LEN]	= DROP(PKT_TOO_SMALL),
+	[STT_ERR_SEG_EMPTY]	= DROP(PKT_TOO_SMALL),
+	/* The offset is the low half of the TCP sequence number. */
+	[STT_ERR_SEG_OFFSET]	= DROP(TCP_INVALID_SEQUENCE),
+	[STT_ERR_SEG_LEN]	= DROP(TCP_INVALID_SEQUENCE),
+	[STT_ERR_TRUNCATED]	= DROP(HDR_TRUNC),
+	[STT_ERR_VERSION]	= DROP(UNHANDLED_PROTO),
+	[STT_ERR_FLAGS]		= DROP(INVALID_PROTO),
+	[STT_ERR_L4_OFFSET]	= DROP(INVALID_PROTO),
+	[STT_ERR_MSS]		= DROP(INVALID_PROTO),
+	/* On 6.1, what TCP says of data it already has. */
+	[STT_ERR_DUPLICATE]	= LATER(DUP_FRAG, TCP_OLD_DATA),
+	[STT_ERR_OVERLAP]	= LATER(DUP_FRAG, TCP_OLD_DATA),
+	[STT_ERR_LEN_MISMATCH]	= DROP(INVALID_PROTO),
+	/* A bound on what one frame may cost, as PROTO_MEM is. */
+	[STT_ERR_TOO_FRAGMENTED] = DROP(PROTO_MEM),
+	[STT_ERR_MSS_SMALL]	= DROP(INVALID_PROTO),
+};
+
+static enum skb_drop_reason counter_reasons[STT_COUNTER_MAX] __ro_after_init;
+
+static enum skb_drop_reason resolve(const struct drop_reason *d)
+{
+	/* 0 is SKB_NOT_DROPPED_YET, which the kernel warns about. */
+	if (d->reason == SKB_NOT_DROPPED_YET)
+		return SKB_DROP_REASON_NOT_SPECIFIED;
+	if (d->later)
+		return stt_drop_reason_named(d->later, d->reason);
+	return d->reason;
+}
+
+/* Called once at load, before any device exists. */
+void stt_stats_init(void)
+{
+	int i;
+
+	for (i = 0; i < STT_RX_ERR_LIB; i++)
+		counter_reasons[i] = resolve(&counter_desc[i].drop);
+	for (i = STT_OK + 1; i < STT_ERR_MAX; i++)
+		counter_reasons[stt_err_counter(i)] = resolve(&lib_drop[i]);
+}
+
+enum skb_drop_reason stt_drop_reason(enum stt_counter c)
+{
+	return counter_reasons[c];
+}
 
 /* Gauges of the receive port's reassembly table, after the counters. */
 enum {
@@ -183,7 +265,7 @@ static void stt_get_strings(struct net_device *dev, u32 sset, u8 *buf)
 	if (sset != ETH_SS_STATS)
 		return;
 	for (i = 0; i < STT_RX_ERR_LIB; i++)
-		ethtool_puts(&buf, counter_names[i]);
+		ethtool_puts(&buf, counter_desc[i].name);
 	for (i = STT_OK + 1; i < STT_ERR_MAX; i++)
 		ethtool_sprintf(&buf, "rx_err_%s", stt_err_name(i));
 	for (i = 0; i < GAUGE_MAX; i++)

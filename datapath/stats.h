@@ -3,13 +3,16 @@
  * Per-reason counters.  Each device and each receive port (struct stt_port)
  * owns a per-CPU block; ethtool -S shows a device's block added to the block
  * of the port it receives on, and ip -s link folds the error counters into
- * the standard rx/tx error and drop fields.
+ * the standard rx/tx error and drop fields.  Each counter that counts
+ * drops has the kernel's drop reason beside its ethtool name (stats.c), so
+ * that dropwatch, perf's skb:kfree_skb and pwru say why too.
  */
 #ifndef _STT_STATS_H
 #define _STT_STATS_H
 
 #include <linux/ethtool.h>
 #include <linux/percpu.h>
+#include <linux/skbuff.h>
 #include <linux/u64_stats_sync.h>
 
 #include "stt_err.h"
@@ -83,10 +86,22 @@ static inline void stt_count(struct stt_counters __percpu *counters,
 	stt_count_add(counters, c, 1);
 }
 
-static inline void stt_count_err(struct stt_counters __percpu *counters,
-				 enum stt_err err)
+static inline enum stt_counter stt_err_counter(enum stt_err err)
 {
-	stt_count(counters, STT_RX_ERR_LIB + err - 1);
+	return STT_RX_ERR_LIB + err - 1;
+}
+
+void stt_stats_init(void);
+enum skb_drop_reason stt_drop_reason(enum stt_counter c);
+
+/* Counts a drop and frees @skb with the counter's drop reason.  Inline, so
+ * that the drop's location in skb:kfree_skb is the caller, not stats.c.
+ */
+static inline void stt_drop(struct stt_counters __percpu *counters,
+			    enum stt_counter c, struct sk_buff *skb)
+{
+	stt_count(counters, c);
+	kfree_skb_reason(skb, stt_drop_reason(c));
 }
 
 struct stt_counters __percpu *stt_counters_alloc(void);

@@ -212,8 +212,7 @@ static void xmit_frame(struct stt_dev *stt, struct sk_buff *skb,
 	return;
 
 drop:
-	stt_count(stt->counters, err);
-	kfree_skb(skb);
+	stt_drop(stt->counters, err, skb);
 }
 
 /*
@@ -384,10 +383,8 @@ static enum stt_counter xmit_segmented(struct stt_dev *stt,
 	skb_list_walk_safe(segs, skb, next) {
 		skb_mark_not_on_list(skb);
 		err = xmit_offloaded(stt, skb, path);
-		if (err != STT_COUNTER_MAX) {
-			stt_count(stt->counters, err);
-			kfree_skb(skb);
-		}
+		if (err != STT_COUNTER_MAX)
+			stt_drop(stt->counters, err, skb);
 	}
 	return STT_COUNTER_MAX;
 }
@@ -428,6 +425,7 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (skb_vlan_tag_present(skb) &&
 	    (skb->vlan_proto != htons(ETH_P_8021Q) ||
 	     skb_vlan_tag_get(skb) & VLAN_CFI_MASK)) {
+		/* On failure it has freed @skb itself. */
 		skb = __vlan_hwaccel_push_inside(skb);
 		if (!skb) {
 			stt_count(stt->counters, STT_TX_ERR_NOMEM);
@@ -448,7 +446,6 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 		return NETDEV_TX_OK;
 
 drop:
-	stt_count(stt->counters, err);
-	kfree_skb(skb);
+	stt_drop(stt->counters, err, skb);
 	return NETDEV_TX_OK;
 }

@@ -507,8 +507,12 @@ word_at(const struct attr_words *aw, const struct ctl_answer *answer)
     return NULL;
 }
 
+/* What rtnetlink answers to a link kind it does not know: for kind "stt",
+ * the module is not loaded and modprobe found none for this kernel. */
+#define UNKNOWN_KIND "Unknown device type"
+
 /* Exits with the kernel's refusal of 'what': "stt-ctl: WHAT: strerror:
- * extack message (word)". */
+ * extack message (word)[; hint]". */
 static void
 kernel_refused(const char *what, int error, const struct ctl_answer *answer,
                const struct attr_words *aw)
@@ -521,6 +525,9 @@ kernel_refused(const char *what, int error, const struct ctl_answer *answer,
     }
     if (word) {
         fprintf(stderr, " (%s)", word);
+    }
+    if (error == EOPNOTSUPP && !strcmp(answer->message, UNKNOWN_KIND)) {
+        fprintf(stderr, "; is stt installed for this kernel? modinfo stt");
     }
     putc('\n', stderr);
     exit(EXIT_RUNTIME);

@@ -376,3 +376,40 @@ stt_dev_up() {
 	set_address "$ns" "$dev" "$addr"
 	run ip -n "$ns" link set "$dev" up
 }
+
+# Drops as the kernel reports them to dropwatch, perf and pwru: the
+# skb:kfree_skb tracepoint, recorded in a tracing instance of its own.
+DROPS_TRACE=/sys/kernel/tracing/instances/stt-drops
+
+# drops_trace_start: records every drop from now on.
+drops_trace_start() {
+	[ -d /sys/kernel/tracing/instances ] ||
+		run mount -t tracefs nodev /sys/kernel/tracing ||
+		fail "cannot mount tracefs"
+	# 6.1 prints the location as an address: drop-locations needs them.
+	sysctl -qw kernel.kptr_restrict=0
+	mkdir "$DROPS_TRACE" || fail "cannot create tracing instance $DROPS_TRACE"
+	echo 4096 > "$DROPS_TRACE/buffer_size_kb"
+	echo 1 > "$DROPS_TRACE/events/skb/kfree_skb/enable"
+}
+
+# drops_trace_stop: stops recording and prints "REASON FUNCTION MODULE" per
+# drop recorded (tools/drop-locations).
+drops_trace_stop() {
+	echo 0 > "$DROPS_TRACE/events/skb/kfree_skb/enable"
+	"$STT_GUEST_DIR/tools/drop-locations" < "$DROPS_TRACE/trace" ||
+		fail "cannot read the drops from $DROPS_TRACE/trace"
+	rmdir "$DROPS_TRACE"
+}
+
+# stt_drops FILE: the reasons of the drops in the stt module that FILE (as
+# drops_trace_stop wrote it) holds, counted, e.g. "TCP_CSUM 100 TCP_FLAGS 9".
+stt_drops() {
+	awk '$3 == "[stt]" { n[$1]++ } END { for (r in n) print r, n[r] }' \
+		"$1" | sort | xargs
+}
+
+# drop_reason_known REASON: the running kernel has drop reason REASON.
+drop_reason_known() {
+	grep -qw "$1" /sys/kernel/tracing/events/skb/kfree_skb/format
+}

@@ -13,7 +13,9 @@
 #   c: s0 (external, port 7471)
 #
 # b then gets a device on another port (7472): 7471 stays the TCP stack's,
-# while the device counts what is sent to 7472 and nothing answers there.
+# while the device counts what is sent to 7472 and nothing answers there;
+# the kernel's drop tracepoint (skb:kfree_skb) names the stt module and a
+# reason for each drop it counted.
 # With a device on 7471 too, nothing answers on 7471 either; once that
 # device is gone, the TCP stack answers again.
 
@@ -98,13 +100,36 @@ run in_ns b "$STT_CTL" add s1 external dstport 7472
 stt_ext_up b s1
 check_tcp_stack_answers 7471
 stt_counters b s1 > "$WORK/s1.before"
+drops_trace_start
 attack 7472 valid=100 tcp-flags=120 bad-csum=100
+drops_trace_stop > "$WORK/drops"
 expect_answers "$ANSWERS" "valid=0 tcp-flags=0 bad-csum=0"
 stt_counters b s1 > "$WORK/s1.after"
 moved=$(stt_counters_moved "$WORK/s1.before" "$WORK/s1.after" | sort | xargs)
 [ "$moved" = "rx_err_bad_csum 100 rx_err_tcp_flags 120 rx_frames 100 rx_segments 320" ] ||
 	fail "b's s1 counters moved by: $moved"
 log "b's s1 (port 7472): $moved, no answer"
+
+# What dropwatch, perf and pwru see of the same drops (skb:kfree_skb): each
+# in the stt module, with the kernel's reason for its counter.
+drops=$(stt_drops "$WORK/drops")
+[ "$drops" = "TCP_CSUM 100 TCP_FLAGS 120" ] ||
+	fail "drops in the stt module by reason: '$drops', expected TCP_CSUM 100 TCP_FLAGS 120 ($(sort "$WORK/drops" | uniq -c | xargs))"
+log "skb:kfree_skb in [stt]: $drops ($(awk '$3 == "[stt]" { print $2 }' "$WORK/drops" | sort -u | xargs))"
+
+# A header and a reassembly rejection.  A duplicate segment's reason came
+# after 6.1 (DUP_FRAG): where the kernel lacks it, TCP's "already received".
+dup=TCP_OLD_DATA
+drop_reason_known DUP_FRAG && dup=DUP_FRAG
+drops_trace_start
+attack 7472 version=40 duplicate=30
+drops_trace_stop > "$WORK/drops"
+expect_answers "$ANSWERS" "version=0 duplicate=0"
+drops=$(stt_drops "$WORK/drops")
+want=$(printf '%s\n' "$dup 30" "UNHANDLED_PROTO 40" | sort | xargs)
+[ "$drops" = "$want" ] ||
+	fail "drops in the stt module by reason: '$drops', expected $want ($(sort "$WORK/drops" | uniq -c | xargs))"
+log "skb:kfree_skb in [stt]: $drops"
 
 # A device on 7471 in b: nothing answers there; without it, TCP again.
 run in_ns b "$STT_CTL" add s0 external

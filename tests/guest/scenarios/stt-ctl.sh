@@ -463,4 +463,19 @@ run ip netns del b
 NAMESPACES=()
 run rmmod stt
 ! module_loaded stt || fail "stt.ko still loaded"
+
+# stt not installed for the running kernel: modprobe finds no stt.ko, the
+# kernel knows no kind "stt", and stt-ctl says where to look.
+ko=$(modinfo -n stt) || fail "modinfo finds no stt module to hide"
+run mv "$ko" "$ko.hidden"
+add_ns z
+refused z 1 "add s0: Operation not supported: Unknown device type; is stt installed for this kernel? modinfo stt" \
+	add s0 external
+no_device z s0
+run mv "$ko.hidden" "$ko"
+ctl z add s0 external
+ctl z del s0
+run ip netns del z
+NAMESPACES=()
+run rmmod stt
 log "PASS stt-ctl"
