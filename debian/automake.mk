@@ -1,8 +1,8 @@
 # debian/automake.mk -- Debian packages.
 #
 # make deb: builds stt-dkms and stt-utils with dpkg-buildpackage from this
-# tree's dist tarball, into $(builddir)/deb/ (the .deb files and the build
-# log).  The package version is build-aux/stt-version's; debian/changelog is
+# tree's dist tarball, once "make distcheck" has built and tested it, into
+# $(builddir)/deb/ (the .deb files and the build log).  The package version is build-aux/stt-version's; debian/changelog is
 # written for it, so that a package always names the commit it was built
 # from.
 
@@ -15,7 +15,7 @@ EXTRA_DIST += \
 	debian/stt-utils.install
 
 DEB_DIR = deb
-deb: dist
+deb: distcheck
 	rm -rf $(DEB_DIR) && $(MKDIR_P) $(DEB_DIR)
 	tar -C $(DEB_DIR) -xzf $(distdir).tar.gz
 	v=`cat $(DEB_DIR)/$(distdir)/.tarball-version` && \

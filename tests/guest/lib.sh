@@ -29,7 +29,8 @@
 # send_file_underway, send_file_unfinished, received_bytes), iperf3_check,
 # wait_listening.
 # Captures: capture_start, capture_stop, tshark_fields, tshark_count.
-# Flow: wait_for, background, wait_background, on_exit, check_kernel_log.
+# Flow: wait_for, background, wait_background, on_exit, check_kernel_log,
+# kernel_logged.
 #
 # Every helper logs what it runs.  Waits poll for a state (wait_for), they never
 # sleep blindly.  On exit everything is torn down in reverse, Open vSwitch logs
@@ -862,6 +863,12 @@ tshark_count() {
 # ---- kernel log and teardown ------------------------------------------------
 
 KMSG_START=$(wc -l < <(dmesg 2>/dev/null) || echo 0)
+
+# kernel_logged TEXT: the kernel logged a line containing TEXT since the
+# scenario started.
+kernel_logged() {
+	dmesg | tail -n +"$((KMSG_START + 1))" | grep -qF -- "$1"
+}
 
 # Fail when the kernel logged a warning, bug, oops, leak, lockdep or RCU
 # complaint since the scenario started.

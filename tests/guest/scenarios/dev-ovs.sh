@@ -47,4 +47,34 @@ stt_judge_segments host2 host1 host2 vm1 10.0.0.1 dev-ovs $KEY
 stt_check_no_errors host1
 stt_check_no_errors host2 s0
 check_link_errors host2 s0
+
+# A port Open vSwitch cannot have: a plain external device holds its
+# destination port.  ovs-vswitchd only gets an errno; the kernel log says
+# why.
+run in_ns host1 "$STT_CTL" add x0 external dstport 7472
+run host_ovs host1 ovs-vsctl add-port br0 tun2 -- set interface tun2 \
+	type=stt options:remote_ip=192.0.2.9 options:dst_port=7472
+# ovs-vsctl waits for ovs-vswitchd to have dealt with the port.
+err=$(host_ovs_q host1 ovs-vsctl get Interface tun2 error)
+[ "$err" = '"could not add network device tun2 to ofproto (Device or resource busy)"' ] ||
+	fail "[host1] tun2's error is not EBUSY: $err"
+why="cannot create stt_sys_7472: an external stt device already uses this destination port in this namespace (-16)"
+kernel_logged "stt: $why" || fail "the kernel did not log '$why'"
+log "a vport refused for a taken port: the kernel logged '$why'"
+run host_ovs host1 ovs-vsctl del-port br0 tun2
+run in_ns host1 "$STT_CTL" del x0
+
+# What ovs-vswitchd never sends, sent raw: a tunnel option vport-stt does
+# not know (9), and no destination port (OVS_TUNNEL_ATTR_DST_PORT, 1).
+for req in "stt_sys_7473|9:00000000 1:311d|unknown tunnel option 9" \
+	   "stt_sys_7474||no destination port given"; do
+	IFS='|' read -r name options why <<< "$req"
+	why="vport_stt: $name: $why"
+	# shellcheck disable=SC2086 # the options are words
+	out=$(in_ns host1 "$STT_GUEST_DIR/tools/ovs-vport-new" ovs-system \
+		"$name" 106 $options 2>&1 | tail -n 1)
+	[ "$out" = EINVAL ] || fail "vport $name ($options): '$out', not EINVAL"
+	kernel_logged "$why" || fail "the kernel did not log '$why'"
+	log "vport $name ($options) refused with EINVAL: the kernel logged '$why'"
+done
 log "PASS dev-ovs"
