@@ -11,6 +11,8 @@ utilities_stt_ctl_SOURCES = \
 	utilities/stt-ctl-json.h \
 	utilities/stt-ctl-nl.c \
 	utilities/stt-ctl-nl.h \
+	utilities/stt-link.c \
+	utilities/stt-link.h \
 	lib/stt_netlink.h
 nodist_utilities_stt_ctl_SOURCES = stt-version.h
 utilities_stt_ctl_CFLAGS = $(AM_CFLAGS) $(LIBNL_CFLAGS)

@@ -78,18 +78,29 @@ no_device() {
 }
 
 # json NS PYTHON ARGS...: runs PYTHON with "d" the parsed output of
-# stt-ctl ARGS; PYTHON asserts.
+# stt-ctl ARGS, each device's "ifindex" checked against ip's and taken out;
+# PYTHON asserts.
 json() {
 	local ns=$1 code=$2
 	shift 2
 	log "+ [$ns] stt-ctl $* | check: $code"
 	in_ns "$ns" "$STT_CTL" "$@" > "$WORK/out.json" ||
 		fail "stt-ctl $* failed"
+	ip -n "$ns" -j link show > "$WORK/ip.json"
 	/usr/bin/python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
+ifindex = {l['ifname']: l['ifindex'] for l in json.load(open(sys.argv[2]))}
+for link in d:
+    assert link.pop('ifindex') == ifindex[link['ifname']], link
 $code
-" "$WORK/out.json" || fail "stt-ctl $*: $(cat "$WORK/out.json")"
+" "$WORK/out.json" "$WORK/ip.json" || fail "stt-ctl $*: $(cat "$WORK/out.json")"
+}
+
+# ext NAME PORT: what stt-ctl -j prints of an external device (Python).
+ext() {
+	echo "{'ifname': '$1', 'linkinfo': {'info_kind': 'stt',
+	    'info_data': {'external': True, 'port': $2}}}"
 }
 
 # The "name: value" counter lines of stt-ctl -s show NAME, as ethtool -S
@@ -197,12 +208,8 @@ refused a 1 "show lo: not an stt device" show lo
 
 # ---- JSON ---------------------------------------------------------------
 
-json a 'assert d == [
-    {"ifname": "s0", "kind": "stt", "external": True, "dstport": 7471},
-    {"ifname": "s2", "kind": "stt", "external": True, "dstport": 4790}], d' \
-	-j show
-json a 'assert d == [{"ifname": "s2", "kind": "stt", "external": True,
-                      "dstport": 4790}], d' -j show s2
+json a "assert d == [$(ext s0 7471), $(ext s2 4790)], d" -j show
+json a "assert d == [$(ext s2 4790)], d" -j show s2
 json u 'assert d == [], d' -j show
 got=$(ctlq u show)
 [ -z "$got" ] || fail "stt-ctl show in u printed: $got"
@@ -253,8 +260,10 @@ id=$(nsid_of a u)
 [ -n "$id" ] || fail "stt-ctl did not assign u an nsid in a"
 log "  u is nsid $id in a"
 shows a x0 "x0: stt external dstport 5000 link-netnsid $id"
-json a "assert d == [{'ifname': 'x0', 'kind': 'stt', 'external': True,
-                      'dstport': 5000, 'link_netnsid': $id}], d" -j show x0
+json a "assert d == [{'ifname': 'x0', 'link_netnsid': $id,
+    'linkinfo': {'info_kind': 'stt',
+                 'info_data': {'external': True, 'port': 5000}}}], d" \
+	-j show x0
 ! ip -n u link show x0 > /dev/null 2>&1 || fail "x0 was left in u"
 # Port 5000 is taken in u, not in a.
 refused u 1 "add x1: Device or resource busy: an external stt device already uses this destination port in this namespace" \
@@ -278,7 +287,8 @@ ctl a del x3
 # One fixed-peer add, as complete as it gets.
 FP_ADD=(add fp0 remote 192.0.2.2 local 192.0.2.1 id 0x1122334455667788
 	dstport 7471 srcport 49152 65535 ttl 64 tos inherit df unset)
-FP_LINE="fp0: stt remote 192.0.2.2 local 192.0.2.1 id 0x1122334455667788 dstport 7471 srcport 49152 65535 ttl 64 tos inherit df unset"
+# (df unset, the default, is left out of the text, as "ip -d link" does.)
+FP_LINE="fp0: stt remote 192.0.2.2 local 192.0.2.1 id 0x1122334455667788 dstport 7471 srcport 49152 65535 ttl 64 tos inherit"
 
 # What a module without fixed-peer mode answers (its strict policy knows
 # only IFLA_STT_PORT and IFLA_STT_COLLECT_METADATA).
@@ -308,17 +318,19 @@ fixed_peer_supported() {
 # uniqueness rules and the kernel's refusals with their messages.
 fixed_peer_checks() {
 	shows a fp0 "$FP_LINE"
-	json a 'assert d == [{"ifname": "fp0", "kind": "stt",
-        "remote": "192.0.2.2", "local": "192.0.2.1",
-        "id": 0x1122334455667788, "dstport": 7471,
-        "srcport": {"low": 49152, "high": 65535},
-        "ttl": 64, "tos": "inherit", "df": "unset"}], d' -j show fp0
+	# The id as a hex string, tos inherit as the kernel's 1, as vxlan.
+	json a 'assert d == [{"ifname": "fp0", "linkinfo": {"info_kind": "stt",
+        "info_data": {"remote": "192.0.2.2", "local": "192.0.2.1",
+        "id": "0x1122334455667788", "port": 7471,
+        "port_range": {"low": 49152, "high": 65535},
+        "ttl": 64, "tos": "0x1", "df": "unset"}}}], d' -j show fp0
 	# The largest id, the smallest range, the other spellings.
 	ctl a add fp1 remote 192.0.2.3 id 18446744073709551615 srcport 1 1 \
 		ttl inherit tos 0 df inherit
-	shows a fp1 "fp1: stt remote 192.0.2.3 id 0xffffffffffffffff dstport 7471 srcport 1 1 ttl inherit tos 0 df inherit"
-	json a 'assert d[0]["id"] == 2**64 - 1 and d[0]["ttl"] == "inherit" \
-        and d[0]["tos"] == 0 and d[0]["df"] == "inherit", d' -j show fp1
+	shows a fp1 "fp1: stt remote 192.0.2.3 id 0xffffffffffffffff dstport 7471 srcport 1 1 ttl inherit df inherit"
+	json a 'i = d[0]["linkinfo"]["info_data"]
+assert i["id"] == "0xffffffffffffffff" and i["ttl"] == "inherit" \
+        and "tos" not in i and i["df"] == "inherit", i' -j show fp1
 
 	# changelink: every changeable word, then back (ttl inherit -> 32
 	# clears the inherit flag).
@@ -342,7 +354,7 @@ fixed_peer_checks() {
 	# set must not make a clash either, and a refused set changes nothing.
 	refused a 1 "set fp2: Device or resource busy: an stt device with this remote and id already uses this destination port in this namespace" \
 		set fp2 id 0x1122334455667788
-	shows a fp2 "fp2: stt remote 192.0.2.2 id 0x1122334455667789 dstport 7471 ttl 0 tos 0 df unset"
+	shows a fp2 "fp2: stt remote 192.0.2.2 id 0x1122334455667789 dstport 7471 ttl auto"
 
 	# What the kernel refuses, with its message and the word it points at.
 	refused a 1 "add fp4: Invalid argument: attribute not allowed in external mode: tunnel parameters come with each packet (remote)" \
@@ -377,7 +389,7 @@ fixed_peer_checks() {
 
 	# link-netns for a fixed-peer device: created over u, living in a.
 	ctl a add fp5 remote 192.0.2.2 id 5 link-netns u
-	shows a fp5 "fp5: stt remote 192.0.2.2 id 0x5 dstport 7471 ttl 0 tos 0 df unset link-netnsid $id"
+	shows a fp5 "fp5: stt remote 192.0.2.2 id 0x5 dstport 7471 ttl auto link-netnsid $id"
 
 	userns_checks
 
@@ -407,7 +419,7 @@ userns_checks() {
 	run ip netns attach c "$pid"
 	NAMESPACES+=(c)
 	run ip -n a link set fp6 netns c
-	want="fp6: stt remote 192.0.2.2 id 0x6 dstport 7471 ttl 0 tos 0 df unset link-netnsid 0"
+	want="fp6: stt remote 192.0.2.2 id 0x6 dstport 7471 ttl auto link-netnsid 0"
 	shows c fp6 "$want"
 
 	log "+ [c, as root of its user namespace] stt-ctl set fp6 remote 172.31.0.99  (must fail with 1)"
@@ -420,7 +432,7 @@ userns_checks() {
 	shows c fp6 "$want"
 
 	ctl c set fp6 ttl 9
-	shows c fp6 "${want/ttl 0/ttl 9}"
+	shows c fp6 "${want/ttl auto/ttl 9}"
 	ctl c del fp6
 	no_device c fp6
 }
