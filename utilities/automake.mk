@@ -20,6 +20,23 @@ utilities_stt_ctl_LDADD = $(LIBNL_LIBS)
 man_MANS += utilities/stt-ctl.8
 EXTRA_DIST += utilities/stt-ctl.8
 
+# link_stt.so: "ip link ... type stt" (configure: BUILD_IPROUTE2_PLUGIN),
+# installed where ip looks for it.  A program built -shared, as the plugin
+# is a dlopen()ed module, not a library anything links against; it calls
+# ip's own functions, left undefined until ip loads it.
+iproute2libdir = $(IPROUTE2_LIBDIR)
+if BUILD_IPROUTE2_PLUGIN
+iproute2lib_PROGRAMS = utilities/link_stt.so
+endif
+utilities_link_stt_so_SOURCES = \
+	utilities/iproute2-abi.h \
+	utilities/link_stt.c \
+	utilities/stt-link.c \
+	utilities/stt-link.h \
+	lib/stt_netlink.h
+utilities_link_stt_so_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
+utilities_link_stt_so_LDFLAGS = -shared
+
 # Installed under the command's name, which the program's file already has.
 bashcompletiondir = $(datadir)/bash-completion/completions
 EXTRA_DIST += utilities/stt-ctl.bash-completion

@@ -437,7 +437,96 @@ userns_checks() {
 	no_device c fp6
 }
 
+# ---- ip link: the iproute2 plugin -------------------------------------------
+
+# ip takes link_stt.so from the build tree: IP_LIB_DIR is where ip looks for
+# link_KIND.so instead of its own directory (only stt is not built into ip).
+IPLIB=$(dirname "$(find_built utilities/link_stt.so)") ||
+	fail "utilities/link_stt.so was not built: see configure's summary"
+
+# ipl NS ARGS...: ip -n NS ARGS with the plugin, logged.
+ipl() {
+	local ns=$1
+	shift
+	log "+ [$ns] ip $*"
+	IP_LIB_DIR=$IPLIB ip -n "$ns" "$@"
+}
+
+# same_linkinfo NS DEV: "ip -j -d link show DEV" and "stt-ctl -j show DEV"
+# give the same linkinfo (info_kind and info_data), key by key.
+same_linkinfo() {
+	local ns=$1 dev=$2
+	log "+ [$ns] ip -j -d link show $dev == stt-ctl -j show $dev (linkinfo)"
+	IP_LIB_DIR=$IPLIB ip -n "$ns" -j -d link show "$dev" \
+		> "$WORK/ip-link.json" || fail "ip -j -d link show $dev failed"
+	in_ns "$ns" "$STT_CTL" -j show "$dev" > "$WORK/ctl-link.json" ||
+		fail "stt-ctl -j show $dev failed"
+	/usr/bin/python3 -c '
+import json, sys
+ip = json.load(open(sys.argv[1]))[0]["linkinfo"]
+ctl = json.load(open(sys.argv[2]))[0]["linkinfo"]
+for key in sorted(set(ip["info_data"]) | set(ctl["info_data"])):
+    a, b = ip["info_data"].get(key), ctl["info_data"].get(key)
+    if a != b:
+        sys.exit("info_data.%s: ip %r, stt-ctl %r" % (key, a, b))
+if ip != ctl:
+    sys.exit("linkinfo: ip %r, stt-ctl %r" % (ip, ctl))
+print("  info_data " + json.dumps(ip["info_data"], sort_keys=True))
+' "$WORK/ip-link.json" "$WORK/ctl-link.json" ||
+		fail "ip and stt-ctl disagree on $dev"
+}
+
+# ip_shows NS DEV WORDS: "ip -d link show DEV" has the line "    stt WORDS ".
+ip_shows() {
+	local ns=$1 dev=$2 want="    stt $3 "
+	IP_LIB_DIR=$IPLIB ip -n "$ns" -d link show "$dev" > "$WORK/ip-d.txt"
+	grep -qxF -- "$want" <(sed 's/addrgenmode.*//' "$WORK/ip-d.txt") ||
+		fail "ip -d link show $dev has no line \"$want\": $(cat "$WORK/ip-d.txt")"
+	log "  ip -d link show $dev: ${want# *}"
+}
+
+# The plugin uses ip's own structures, declared for one iproute2 version:
+# it must be the one this ip is.
+plugin_version=$(strings -a "$IPLIB/link_stt.so" |
+	sed -n 's/^stt-iproute2-version=//p')
+ip_version=$(ip -V | sed -n 's/.*iproute2-\([0-9][0-9.]*\).*/\1/p')
+[ -n "$plugin_version" ] && [ "$plugin_version" = "$ip_version" ] ||
+	fail "ip is iproute2 $ip_version ($(ip -V)), link_stt.so was built for iproute2 ${plugin_version:-?}"
+log "link_stt.so: iproute2 $plugin_version, as ip -V says"
+
+# External devices, and (with fixed-peer mode) a device with every word, its
+# id above 2^53, and another with the other spellings, changed by ip link
+# set.
+plugin_checks() {
+	ipl a link add e0 type stt external dstport 4900 srcport 1000 2000
+	shows a e0 "e0: stt external dstport 4900 srcport 1000 2000"
+	ip_shows a e0 "external dstport 4900 srcport 1000 2000"
+	same_linkinfo a e0
+	ipl a link del e0
+	no_device a e0
+	[ "$FIXED_PEER_OK" = yes ] || return 0
+
+	ipl a link add p0 type stt "${FP_ADD[@]:2}"
+	shows a p0 "${FP_LINE/fp0:/p0:}"
+	ip_shows a p0 "${FP_LINE#fp0: stt }"
+	same_linkinfo a p0
+	ipl a link add p1 type stt remote 192.0.2.3 id 18446744073709551615 \
+		ttl auto tos 0x10 df inherit
+	shows a p1 "p1: stt remote 192.0.2.3 id 0xffffffffffffffff dstport 7471 ttl auto tos 0x10 df inherit"
+	ip_shows a p1 "remote 192.0.2.3 id 0xffffffffffffffff dstport 7471 ttl auto tos 0x10 df inherit"
+	same_linkinfo a p1
+	ipl a link set p1 type stt ttl inherit tos inherit df set
+	shows a p1 "p1: stt remote 192.0.2.3 id 0xffffffffffffffff dstport 7471 ttl inherit tos inherit df set"
+	same_linkinfo a p1
+	ipl a link del p0
+	ipl a link del p1
+	no_device a p0
+	no_device a p1
+}
+
+FIXED_PEER_OK=no
 if fixed_peer_supported; then
+	FIXED_PEER_OK=yes
 	fixed_peer_checks
 elif [ "$FIXED_PEER" = auto ]; then
 	log "fixed-peer checks skipped: the module has no fixed-peer mode"
@@ -449,6 +538,7 @@ elif [ "$FIXED_PEER" = auto ]; then
 else
 	log "fixed-peer checks skipped (--fixed-peer=no)"
 fi
+plugin_checks
 
 # ---- del ----------------------------------------------------------------
 
