@@ -50,6 +50,14 @@ uninstall-stt-ctl-completion:
 	rm -f $(DESTDIR)$(bashcompletiondir)/stt-ctl
 .PHONY: install-stt-ctl-completion uninstall-stt-ctl-completion
 
+# Bringing up plain stt devices at boot: an ifupdown stanza and a systemd
+# unit with its configuration file (README.rst, "At boot").
+examplesdir = $(docdir)/examples
+dist_examples_DATA = \
+	utilities/examples/interfaces \
+	utilities/examples/stt1.conf \
+	utilities/examples/stt@.service
+
 # stt-version.h: the full version (build-aux/stt-version), rewritten only
 # when it changes, so a new commit rebuilds what prints it and nothing else.
 BUILT_SOURCES += stt-version.h

@@ -12,3 +12,8 @@ EXTRA_DIST += tests/utilities/test-stt-ctl-args.sh
 # configure did not build it).
 TESTS += tests/utilities/test-iproute2-plugin.sh
 EXTRA_DIST += tests/utilities/test-iproute2-plugin.sh
+
+# test-boot-examples.sh: the systemd unit of utilities/examples/ passes
+# systemd-analyze verify, and stt-ctl takes the words of the examples.
+TESTS += tests/utilities/test-boot-examples.sh
+EXTRA_DIST += tests/utilities/test-boot-examples.sh
