@@ -1,8 +1,8 @@
 # debian/automake.mk -- Debian packages.
 #
-# make deb: builds stt-dkms and stt-utils with dpkg-buildpackage from this
-# tree's dist tarball, into $(builddir)/deb/ (the .deb files and the build
-# log).  The package version is build-aux/stt-version's; debian/changelog is
+# make deb: builds stt-dkms, stt-utils and stt-iproute2 with
+# dpkg-buildpackage from this tree's dist tarball, into $(builddir)/deb/
+# (the .deb files and the build log).  The package version is build-aux/stt-version's; debian/changelog is
 # written for it, so that a package always names the commit it was built
 # from.
 
@@ -12,6 +12,7 @@ EXTRA_DIST += \
 	debian/rules \
 	debian/source/format \
 	debian/stt-dkms.dkms.in \
+	debian/stt-iproute2.install \
 	debian/stt-utils.install
 
 DEB_DIR = deb
