@@ -38,10 +38,11 @@ ip=$(ip -V | sed -n 's/.*iproute2-\([0-9][0-9.]*\).*/\1/p')
 # "ip link help stt" calls print_help; "Usage: ... stt" comes from us.
 out=$(IP_LIB_DIR=$dir ip link help stt 2>&1)
 echo "$out" | grep -q '^Usage: \.\.\. stt \[ remote ADDR \]' ||
-	fail "ip link help stt did not print the plugin's usage: $out"
+	fail "ip link help stt did not print the plugin's usage: $(echo "$out" | head -n 3)"
 
 # The parser, and ip's invarg() and duparg() it calls, exit before
-# anything is sent.
+# anything is sent (were the parser not reached, the kernel would refuse a
+# request without remote or external).
 check_refusal() {
 	local want=$1 out rc=0
 	shift

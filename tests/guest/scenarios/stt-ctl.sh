@@ -444,12 +444,14 @@ userns_checks() {
 IPLIB=$(dirname "$(find_built utilities/link_stt.so)") ||
 	fail "utilities/link_stt.so was not built: see configure's summary"
 
-# ipl NS ARGS...: ip -n NS ARGS with the plugin, logged.
+# ipl NS ARGS...: ip -n NS ARGS with the plugin, logged; it must succeed
+# (a plugin that does not match ip's structures is not reached, or
+# misparses).
 ipl() {
 	local ns=$1
 	shift
 	log "+ [$ns] ip $*"
-	IP_LIB_DIR=$IPLIB ip -n "$ns" "$@"
+	IP_LIB_DIR=$IPLIB ip -n "$ns" "$@" || fail "ip $* failed"
 }
 
 # same_linkinfo NS DEV: "ip -j -d link show DEV" and "stt-ctl -j show DEV"
