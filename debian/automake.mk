@@ -1,10 +1,11 @@
 # debian/automake.mk -- Debian packages.
 #
-# make deb: builds stt-dkms and stt-utils with dpkg-buildpackage from this
-# tree's dist tarball, once "make distcheck" has built and tested it, into
-# $(builddir)/deb/ (the .deb files and the build log).  The package version is build-aux/stt-version's; debian/changelog is
-# written for it, so that a package always names the commit it was built
-# from.
+# make deb: builds stt-dkms, stt-utils and stt-iproute2 with
+# dpkg-buildpackage from this tree's dist tarball, once "make distcheck" has
+# built and tested it, into $(builddir)/deb/ (the .deb files and the build
+# log).  The package version is build-aux/stt-version's; debian/changelog
+# is written for it, so that a package always names the commit it was
+# built from.
 
 EXTRA_DIST += \
 	debian/control \
@@ -12,6 +13,7 @@ EXTRA_DIST += \
 	debian/rules \
 	debian/source/format \
 	debian/stt-dkms.dkms.in \
+	debian/stt-iproute2.install \
 	debian/stt-utils.install
 
 DEB_DIR = deb

@@ -11,12 +11,31 @@ utilities_stt_ctl_SOURCES = \
 	utilities/stt-ctl-json.h \
 	utilities/stt-ctl-nl.c \
 	utilities/stt-ctl-nl.h \
+	utilities/stt-link.c \
+	utilities/stt-link.h \
 	lib/stt_netlink.h
 nodist_utilities_stt_ctl_SOURCES = stt-version.h
 utilities_stt_ctl_CFLAGS = $(AM_CFLAGS) $(LIBNL_CFLAGS)
 utilities_stt_ctl_LDADD = $(LIBNL_LIBS)
 man_MANS += utilities/stt-ctl.8
 EXTRA_DIST += utilities/stt-ctl.8
+
+# link_stt.so: "ip link ... type stt" (configure: BUILD_IPROUTE2_PLUGIN),
+# installed where ip looks for it.  A program built -shared, as the plugin
+# is a dlopen()ed module, not a library anything links against; it calls
+# ip's own functions, left undefined until ip loads it.
+iproute2libdir = $(IPROUTE2_LIBDIR)
+if BUILD_IPROUTE2_PLUGIN
+iproute2lib_PROGRAMS = utilities/link_stt.so
+endif
+utilities_link_stt_so_SOURCES = \
+	utilities/iproute2-abi.h \
+	utilities/link_stt.c \
+	utilities/stt-link.c \
+	utilities/stt-link.h \
+	lib/stt_netlink.h
+utilities_link_stt_so_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
+utilities_link_stt_so_LDFLAGS = -shared
 
 # Installed under the command's name, which the program's file already has.
 bashcompletiondir = $(datadir)/bash-completion/completions
@@ -30,6 +49,14 @@ install-stt-ctl-completion:
 uninstall-stt-ctl-completion:
 	rm -f $(DESTDIR)$(bashcompletiondir)/stt-ctl
 .PHONY: install-stt-ctl-completion uninstall-stt-ctl-completion
+
+# Bringing up plain stt devices at boot: an ifupdown stanza and a systemd
+# unit with its configuration file (README.rst, "At boot").
+examplesdir = $(docdir)/examples
+dist_examples_DATA = \
+	utilities/examples/interfaces \
+	utilities/examples/stt1.conf \
+	utilities/examples/stt@.service
 
 # stt-version.h: the full version (build-aux/stt-version), rewritten only
 # when it changes, so a new commit rebuilds what prints it and nothing else.

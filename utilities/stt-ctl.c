@@ -37,6 +37,7 @@
 #include "stt-ctl-ethtool.h"
 #include "stt-ctl-json.h"
 #include "stt-ctl-nl.h"
+#include "stt-link.h"
 #include "stt_netlink.h"
 
 /* Exit codes, as documented in stt-ctl(8). */
@@ -145,14 +146,6 @@ enum opt {
     N_OPTS
 };
 
-struct stt_addr {
-    int family;                 /* AF_INET or AF_INET6. */
-    union {
-        struct in_addr in;
-        struct in6_addr in6;
-    };
-};
-
 struct stt_options {
     bool given[N_OPTS];
     struct stt_addr remote;
@@ -178,32 +171,11 @@ struct word {
 };
 
 static bool
-parse_uint(const char *s, uint64_t max, uint64_t *value)
-{
-    int base = 10;
-    char *end;
-
-    /* strtoull() would take a sign, spaces and octal. */
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        base = 16;
-        s += 2;
-        if (!isxdigit((unsigned char) s[0])) {
-            return false;
-        }
-    } else if (!isdigit((unsigned char) s[0])) {
-        return false;
-    }
-    errno = 0;
-    *value = strtoull(s, &end, base);
-    return !errno && !*end && *value <= max;
-}
-
-static bool
 parse_port(const char *s, uint16_t *port)
 {
     uint64_t value;
 
-    if (!parse_uint(s, UINT16_MAX, &value) || !value) {
+    if (!stt_parse_uint(s, UINT16_MAX, &value) || !value) {
         return false;
     }
     *port = value;
@@ -211,35 +183,21 @@ parse_port(const char *s, uint16_t *port)
 }
 
 static bool
-parse_addr(const char *s, struct stt_addr *addr)
-{
-    if (inet_pton(AF_INET, s, &addr->in) == 1) {
-        addr->family = AF_INET;
-        return true;
-    }
-    if (inet_pton(AF_INET6, s, &addr->in6) == 1) {
-        addr->family = AF_INET6;
-        return true;
-    }
-    return false;
-}
-
-static bool
 parse_remote(struct stt_options *o, char *values[])
 {
-    return parse_addr(values[0], &o->remote);
+    return stt_parse_addr(values[0], &o->remote);
 }
 
 static bool
 parse_local(struct stt_options *o, char *values[])
 {
-    return parse_addr(values[0], &o->local);
+    return stt_parse_addr(values[0], &o->local);
 }
 
 static bool
 parse_id(struct stt_options *o, char *values[])
 {
-    return parse_uint(values[0], UINT64_MAX, &o->id);
+    return stt_parse_uint(values[0], UINT64_MAX, &o->id);
 }
 
 static bool
@@ -256,60 +214,21 @@ parse_srcport(struct stt_options *o, char *values[])
 }
 
 static bool
-parse_u8_or_inherit(const char *s, bool *inherit, uint8_t *value)
-{
-    uint64_t v;
-
-    if (!strcmp(s, "inherit")) {
-        *inherit = true;
-        return true;
-    }
-    if (!parse_uint(s, UINT8_MAX, &v)) {
-        return false;
-    }
-    *inherit = false;
-    *value = v;
-    return true;
-}
-
-static bool
 parse_ttl(struct stt_options *o, char *values[])
 {
-    return parse_u8_or_inherit(values[0], &o->ttl_inherit, &o->ttl);
+    return stt_parse_ttl(values[0], &o->ttl_inherit, &o->ttl);
 }
 
 static bool
 parse_tos(struct stt_options *o, char *values[])
 {
-    bool inherit;
-
-    if (!parse_u8_or_inherit(values[0], &inherit, &o->tos)) {
-        return false;
-    }
-    if (inherit) {
-        o->tos = 1;             /* The ABI's encoding of "inherit". */
-    }
-    return true;
+    return stt_parse_tos(values[0], &o->tos);
 }
-
-static const char *const df_names[] = {
-    [STT_DF_UNSET] = "unset",
-    [STT_DF_SET] = "set",
-    [STT_DF_INHERIT] = "inherit",
-};
 
 static bool
 parse_df(struct stt_options *o, char *values[])
 {
-    int i;
-
-    for (i = 0; i < __STT_DF_END; i++) {
-        if (!strcmp(values[0], df_names[i])) {
-            o->df = i;
-            return true;
-        }
-    }
-    return false;
+    return stt_parse_df(values[0], &o->df);
 }
 
 static bool
@@ -346,7 +265,7 @@ static const struct word words[] = {
     { "srcport", OPT_SRCPORT, 2, true,
       "expected MIN MAX, each 1-65535", parse_srcport },
     { "ttl", OPT_TTL, 1, true,
-      "expected 0-255 or inherit", parse_ttl },
+      "expected 0-255, auto or inherit", parse_ttl },
     { "tos", OPT_TOS, 1, true,
       "expected 0-255 or inherit", parse_tos },
     { "df", OPT_DF, 1, true,
@@ -581,15 +500,7 @@ struct link {
     int ifindex;
     char name[IFNAMSIZ];
     char kind[32];
-    bool has[IFLA_STT_MAX + 1];
-    uint64_t id;
-    struct stt_addr remote;
-    struct stt_addr local;
-    uint16_t dstport;
-    struct ifla_stt_port_range srcport;
-    uint8_t ttl;
-    uint8_t tos;
-    uint8_t df;
+    struct stt_link_info info;
     bool has_link_netnsid;
     int32_t link_netnsid;
     bool has_stats;
@@ -633,50 +544,10 @@ static int
 parse_stt_data(struct nlattr *data, struct link *l)
 {
     struct nlattr *tb[IFLA_STT_MAX + 1];
-    int i;
 
-    if (nla_parse_nested(tb, IFLA_STT_MAX, data, stt_policy) < 0) {
+    if (nla_parse_nested(tb, IFLA_STT_MAX, data, stt_policy) < 0
+        || !stt_link_info_parse(&l->info, (const struct nlattr **) tb)) {
         return EPROTO;
-    }
-    for (i = 1; i <= IFLA_STT_MAX; i++) {
-        l->has[i] = tb[i] != NULL;
-    }
-    if (tb[IFLA_STT_ID]) {
-        l->id = nla_get_u64(tb[IFLA_STT_ID]);
-    }
-    if (tb[IFLA_STT_REMOTE6]) {
-        l->remote.family = AF_INET6;
-        memcpy(&l->remote.in6, nla_data(tb[IFLA_STT_REMOTE6]),
-               sizeof l->remote.in6);
-    } else if (tb[IFLA_STT_REMOTE]) {
-        l->remote.family = AF_INET;
-        memcpy(&l->remote.in, nla_data(tb[IFLA_STT_REMOTE]),
-               sizeof l->remote.in);
-    }
-    if (tb[IFLA_STT_LOCAL6]) {
-        l->local.family = AF_INET6;
-        memcpy(&l->local.in6, nla_data(tb[IFLA_STT_LOCAL6]),
-               sizeof l->local.in6);
-    } else if (tb[IFLA_STT_LOCAL]) {
-        l->local.family = AF_INET;
-        memcpy(&l->local.in, nla_data(tb[IFLA_STT_LOCAL]),
-               sizeof l->local.in);
-    }
-    if (tb[IFLA_STT_PORT]) {
-        l->dstport = ntohs(nla_get_u16(tb[IFLA_STT_PORT]));
-    }
-    if (tb[IFLA_STT_PORT_RANGE]) {
-        memcpy(&l->srcport, nla_data(tb[IFLA_STT_PORT_RANGE]),
-               sizeof l->srcport);
-    }
-    if (tb[IFLA_STT_TTL]) {
-        l->ttl = nla_get_u8(tb[IFLA_STT_TTL]);
-    }
-    if (tb[IFLA_STT_TOS]) {
-        l->tos = nla_get_u8(tb[IFLA_STT_TOS]);
-    }
-    if (tb[IFLA_STT_DF]) {
-        l->df = nla_get_u8(tb[IFLA_STT_DF]);
     }
     return 0;
 }
@@ -1000,72 +871,121 @@ cmd_del(int argc, char *argv[])
 
 /* ---- show -------------------------------------------------------------- */
 
-static const char *
-addr_to_string(const struct stt_addr *addr, char *buf, size_t size)
-{
-    const void *a = (addr->family == AF_INET ? (const void *) &addr->in
-                     : (const void *) &addr->in6);
+/* Text output of stt_link_info_print(): one line, built field by field. */
+struct text_line {
+    char buf[512];
+    size_t len;
+};
 
-    if (!inet_ntop(addr->family, a, buf, size)) {
-        snprintf(buf, size, "?");
+static void text_append(struct text_line *, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+text_append(struct text_line *line, const char *format, ...)
+{
+    va_list args;
+    int n;
+
+    va_start(args, format);
+    n = vsnprintf(line->buf + line->len, sizeof line->buf - line->len,
+                  format, args);
+    va_end(args);
+    if (n > 0) {
+        line->len += n;
+        if (line->len >= sizeof line->buf) {
+            line->len = sizeof line->buf - 1;
+        }
     }
-    return buf;
 }
 
-static const char *
-df_to_string(uint8_t df, char *buf, size_t size)
+/* Where stt_link_info_print() writes for stt-ctl: JSON into 'j' if set,
+ * else text into 'line'. */
+struct ctl_out {
+    struct json *j;
+    struct text_line *line;
+};
+
+static void
+out_string(void *out_, enum stt_print_to to, const char *key,
+           const char *fmt, const char *value)
 {
-    if (df < __STT_DF_END) {
-        return df_names[df];
+    struct ctl_out *out = out_;
+
+    if (out->j && to != STT_PRINT_TEXT) {
+        json_string(out->j, key, value);
+    } else if (!out->j && to != STT_PRINT_JSON) {
+        text_append(out->line, fmt, value);
     }
-    snprintf(buf, size, "%u", df);
-    return buf;
 }
 
 static void
+out_uint(void *out_, enum stt_print_to to, const char *key,
+         const char *fmt, unsigned int value)
+{
+    struct ctl_out *out = out_;
+
+    if (out->j && to != STT_PRINT_TEXT) {
+        json_uint(out->j, key, value);
+    } else if (!out->j && to != STT_PRINT_JSON) {
+        text_append(out->line, fmt, value);
+    }
+}
+
+static void
+out_flag(void *out_, const char *key, const char *fmt)
+{
+    struct ctl_out *out = out_;
+
+    if (out->j) {
+        json_bool(out->j, key, true);
+    } else {
+        text_append(out->line, "%s", fmt);
+    }
+}
+
+static void
+out_object_start(void *out_, const char *key)
+{
+    json_object_start(((struct ctl_out *) out_)->j, key);
+}
+
+static void
+out_object_end(void *out_)
+{
+    json_object_end(((struct ctl_out *) out_)->j);
+}
+
+static void
+print_link_info(const struct stt_link_info *info, struct ctl_out *out)
+{
+    const struct stt_printer printer = {
+        .json = out->j != NULL,
+        .aux = out,
+        .string = out_string,
+        .uint = out_uint,
+        .flag = out_flag,
+        .object_start = out_object_start,
+        .object_end = out_object_end,
+    };
+
+    stt_link_info_print(info, &printer);
+}
+
+/* "NAME: stt" and the words of "ip -d link show", which are those "add"
+ * takes: a line can be pasted back into "stt-ctl add". */
+static void
 print_link_config(const struct link *l)
 {
-    char buf[INET6_ADDRSTRLEN];
+    struct text_line line = { .len = 0 };
+    struct ctl_out out = { .j = NULL, .line = &line };
 
-    printf("%s: %s", l->name, l->kind);
-    if (l->has[IFLA_STT_COLLECT_METADATA]) {
-        printf(" external");
-    }
-    if (l->remote.family) {
-        printf(" remote %s", addr_to_string(&l->remote, buf, sizeof buf));
-    }
-    if (l->local.family) {
-        printf(" local %s", addr_to_string(&l->local, buf, sizeof buf));
-    }
-    if (l->has[IFLA_STT_ID]) {
-        printf(" id %#" PRIx64, l->id);
-    }
-    if (l->has[IFLA_STT_PORT]) {
-        printf(" dstport %u", l->dstport);
-    }
-    if (l->has[IFLA_STT_PORT_RANGE]) {
-        printf(" srcport %u %u",
-               ntohs(l->srcport.low), ntohs(l->srcport.high));
-    }
-    if (l->has[IFLA_STT_TTL_INHERIT]) {
-        printf(" ttl inherit");
-    } else if (l->has[IFLA_STT_TTL]) {
-        printf(" ttl %u", l->ttl);
-    }
-    if (l->has[IFLA_STT_TOS]) {
-        if (l->tos == 1) {
-            printf(" tos inherit");
-        } else {
-            printf(" tos %#x", l->tos);
-        }
-    }
-    if (l->has[IFLA_STT_DF]) {
-        printf(" df %s", df_to_string(l->df, buf, sizeof buf));
-    }
+    text_append(&line, "%s: %s ", l->name, l->kind);
+    print_link_info(&l->info, &out);
     if (l->has_link_netnsid) {
-        printf(" link-netnsid %d", l->link_netnsid);
+        text_append(&line, "link-netnsid %d ", l->link_netnsid);
     }
-    putchar('\n');
+    line.buf[line.len - 1] = '\0';     /* The last field's space. */
+    puts(line.buf);
 }
 
 struct stat_column {
@@ -1170,16 +1090,6 @@ print_link_stats(const struct link *l, const struct eth_counters *c)
 }
 
 static void
-json_u8_or_inherit(struct json *j, const char *key, bool inherit, uint8_t v)
-{
-    if (inherit) {
-        json_string(j, key, "inherit");
-    } else {
-        json_uint(j, key, v);
-    }
-}
-
-static void
 json_stat_columns(struct json *j, const struct rtnl_link_stats64 *stats,
                   const struct stat_column *columns, size_t n)
 {
@@ -1193,45 +1103,22 @@ json_stat_columns(struct json *j, const struct rtnl_link_stats64 *stats,
 static void
 json_link(struct json *j, const struct link *l, const struct eth_counters *c)
 {
-    char buf[INET6_ADDRSTRLEN];
+    struct ctl_out out = { .j = j, .line = NULL };
     size_t i;
 
+    /* The shape of "ip -j -d link show". */
     json_object_start(j, NULL);
+    json_int(j, "ifindex", l->ifindex);
     json_string(j, "ifname", l->name);
-    json_string(j, "kind", l->kind);
-    if (l->has[IFLA_STT_COLLECT_METADATA]) {
-        json_bool(j, "external", true);
-    }
-    if (l->remote.family) {
-        json_string(j, "remote", addr_to_string(&l->remote, buf, sizeof buf));
-    }
-    if (l->local.family) {
-        json_string(j, "local", addr_to_string(&l->local, buf, sizeof buf));
-    }
-    if (l->has[IFLA_STT_ID]) {
-        json_uint(j, "id", l->id);
-    }
-    if (l->has[IFLA_STT_PORT]) {
-        json_uint(j, "dstport", l->dstport);
-    }
-    if (l->has[IFLA_STT_PORT_RANGE]) {
-        json_object_start(j, "srcport");
-        json_uint(j, "low", ntohs(l->srcport.low));
-        json_uint(j, "high", ntohs(l->srcport.high));
-        json_object_end(j);
-    }
-    if (l->has[IFLA_STT_TTL_INHERIT] || l->has[IFLA_STT_TTL]) {
-        json_u8_or_inherit(j, "ttl", l->has[IFLA_STT_TTL_INHERIT], l->ttl);
-    }
-    if (l->has[IFLA_STT_TOS]) {
-        json_u8_or_inherit(j, "tos", l->tos == 1, l->tos);
-    }
-    if (l->has[IFLA_STT_DF]) {
-        json_string(j, "df", df_to_string(l->df, buf, sizeof buf));
-    }
     if (l->has_link_netnsid) {
         json_int(j, "link_netnsid", l->link_netnsid);
     }
+    json_object_start(j, "linkinfo");
+    json_string(j, "info_kind", l->kind);
+    json_object_start(j, "info_data");
+    print_link_info(&l->info, &out);
+    json_object_end(j);
+    json_object_end(j);
     if (show_stats && l->has_stats) {
         json_object_start(j, "stats64");
         json_object_start(j, "rx");

@@ -6,3 +6,14 @@
 # values).  Runs utilities/stt-ctl of the build tree.
 TESTS += tests/utilities/test-stt-ctl-args.sh
 EXTRA_DIST += tests/utilities/test-stt-ctl-args.sh
+
+# test-iproute2-plugin.sh: "ip -V" is the iproute2 version link_stt.so was
+# built for, and ip loads it and reaches its help and parser (skipped when
+# configure did not build it).
+TESTS += tests/utilities/test-iproute2-plugin.sh
+EXTRA_DIST += tests/utilities/test-iproute2-plugin.sh
+
+# test-boot-examples.sh: the systemd unit of utilities/examples/ passes
+# systemd-analyze verify, and stt-ctl takes the words of the examples.
+TESTS += tests/utilities/test-boot-examples.sh
+EXTRA_DIST += tests/utilities/test-boot-examples.sh

@@ -180,6 +180,7 @@ ADDR="expected an IPv4 or IPv6 address"
 ID="expected 0-18446744073709551615 (decimal, or hex with 0x)"
 PORT="expected 1-65535"
 SRCPORT="expected MIN MAX, each 1-65535"
+TTL="expected 0-255, auto or inherit"
 U8="expected 0-255 or inherit"
 DF="expected set, unset or inherit"
 NETNS="expected a network namespace name, as in 'ip netns list'"
@@ -190,11 +191,11 @@ usage "missing value for id: $ID" add s0 id
 usage "missing value for dstport: $PORT" add s0 dstport
 usage "missing value for srcport: $SRCPORT" add s0 srcport
 usage "missing value for srcport: $SRCPORT" add s0 srcport 1000
-usage "missing value for ttl: $U8" add s0 ttl
+usage "missing value for ttl: $TTL" add s0 ttl
 usage "missing value for tos: $U8" add s0 tos
 usage "missing value for df: $DF" add s0 df
 usage "missing value for link-netns: $NETNS" add s0 link-netns
-usage "missing value for ttl: $U8" set s0 remote 192.0.2.2 ttl
+usage "missing value for ttl: $TTL" set s0 remote 192.0.2.2 ttl
 
 usage "remote given twice" add s0 remote 192.0.2.1 remote 192.0.2.2
 usage "remote given twice" add s0 remote 192.0.2.1 remote 2001:db8::1
@@ -232,10 +233,11 @@ usage "bad value '5 4' for srcport: MIN is greater than MAX" \
 	add s0 srcport 5 4
 usage "bad value '65535 1' for srcport: MIN is greater than MAX" \
 	set s0 srcport 65535 1
-for v in 256 -1 x '' 1000 0x100 Inherit auto; do
-	usage "bad value '$v' for ttl: $U8" add s0 ttl "$v"
+for v in 256 -1 x '' 1000 0x100 Inherit Auto; do
+	usage "bad value '$v' for ttl: $TTL" add s0 ttl "$v"
 	usage "bad value '$v' for tos: $U8" add s0 tos "$v"
 done
+usage "bad value 'auto' for tos: $U8" add s0 tos auto
 for v in yes no true 0 1 2 '' SET; do
 	usage "bad value '$v' for df: $DF" add s0 df "$v"
 done
@@ -243,7 +245,7 @@ for v in a/b '' . .. /run/netns/a; do
 	usage "bad value '$v' for link-netns: $NETNS" add s0 link-netns "$v"
 done
 # The first bad word is the one named.
-usage "bad value '300' for ttl: $U8" add s0 ttl 300 tos 300
+usage "bad value '300' for ttl: $TTL" add s0 ttl 300 tos 300
 usage "bad value 'x' for dstport: $PORT" add s0 dstport x bogus
 
 # Boundaries and spellings that must be accepted.
@@ -265,6 +267,7 @@ for v in 0 255 0xff inherit; do
 	accepted add s0 ttl "$v"
 	accepted add s0 tos "$v"
 done
+accepted add s0 ttl auto
 for v in set unset inherit; do
 	accepted add s0 df "$v"
 done

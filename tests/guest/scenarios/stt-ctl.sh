@@ -78,18 +78,29 @@ no_device() {
 }
 
 # json NS PYTHON ARGS...: runs PYTHON with "d" the parsed output of
-# stt-ctl ARGS; PYTHON asserts.
+# stt-ctl ARGS, each device's "ifindex" checked against ip's and taken out;
+# PYTHON asserts.
 json() {
 	local ns=$1 code=$2
 	shift 2
 	log "+ [$ns] stt-ctl $* | check: $code"
 	in_ns "$ns" "$STT_CTL" "$@" > "$WORK/out.json" ||
 		fail "stt-ctl $* failed"
+	ip -n "$ns" -j link show > "$WORK/ip.json"
 	/usr/bin/python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
+ifindex = {l['ifname']: l['ifindex'] for l in json.load(open(sys.argv[2]))}
+for link in d:
+    assert link.pop('ifindex') == ifindex[link['ifname']], link
 $code
-" "$WORK/out.json" || fail "stt-ctl $*: $(cat "$WORK/out.json")"
+" "$WORK/out.json" "$WORK/ip.json" || fail "stt-ctl $*: $(cat "$WORK/out.json")"
+}
+
+# ext NAME PORT: what stt-ctl -j prints of an external device (Python).
+ext() {
+	echo "{'ifname': '$1', 'linkinfo': {'info_kind': 'stt',
+	    'info_data': {'external': True, 'port': $2}}}"
 }
 
 # The "name: value" counter lines of stt-ctl -s show NAME, as ethtool -S
@@ -197,12 +208,8 @@ refused a 1 "show lo: not an stt device" show lo
 
 # ---- JSON ---------------------------------------------------------------
 
-json a 'assert d == [
-    {"ifname": "s0", "kind": "stt", "external": True, "dstport": 7471},
-    {"ifname": "s2", "kind": "stt", "external": True, "dstport": 4790}], d' \
-	-j show
-json a 'assert d == [{"ifname": "s2", "kind": "stt", "external": True,
-                      "dstport": 4790}], d' -j show s2
+json a "assert d == [$(ext s0 7471), $(ext s2 4790)], d" -j show
+json a "assert d == [$(ext s2 4790)], d" -j show s2
 json u 'assert d == [], d' -j show
 got=$(ctlq u show)
 [ -z "$got" ] || fail "stt-ctl show in u printed: $got"
@@ -253,8 +260,10 @@ id=$(nsid_of a u)
 [ -n "$id" ] || fail "stt-ctl did not assign u an nsid in a"
 log "  u is nsid $id in a"
 shows a x0 "x0: stt external dstport 5000 link-netnsid $id"
-json a "assert d == [{'ifname': 'x0', 'kind': 'stt', 'external': True,
-                      'dstport': 5000, 'link_netnsid': $id}], d" -j show x0
+json a "assert d == [{'ifname': 'x0', 'link_netnsid': $id,
+    'linkinfo': {'info_kind': 'stt',
+                 'info_data': {'external': True, 'port': 5000}}}], d" \
+	-j show x0
 ! ip -n u link show x0 > /dev/null 2>&1 || fail "x0 was left in u"
 # Port 5000 is taken in u, not in a.
 refused u 1 "add x1: Device or resource busy: an external stt device already uses this destination port in this namespace" \
@@ -278,7 +287,8 @@ ctl a del x3
 # One fixed-peer add, as complete as it gets.
 FP_ADD=(add fp0 remote 192.0.2.2 local 192.0.2.1 id 0x1122334455667788
 	dstport 7471 srcport 49152 65535 ttl 64 tos inherit df unset)
-FP_LINE="fp0: stt remote 192.0.2.2 local 192.0.2.1 id 0x1122334455667788 dstport 7471 srcport 49152 65535 ttl 64 tos inherit df unset"
+# (df unset, the default, is left out of the text, as "ip -d link" does.)
+FP_LINE="fp0: stt remote 192.0.2.2 local 192.0.2.1 id 0x1122334455667788 dstport 7471 srcport 49152 65535 ttl 64 tos inherit"
 
 # What a module without fixed-peer mode answers (its strict policy knows
 # only IFLA_STT_PORT and IFLA_STT_COLLECT_METADATA).
@@ -308,17 +318,19 @@ fixed_peer_supported() {
 # uniqueness rules and the kernel's refusals with their messages.
 fixed_peer_checks() {
 	shows a fp0 "$FP_LINE"
-	json a 'assert d == [{"ifname": "fp0", "kind": "stt",
-        "remote": "192.0.2.2", "local": "192.0.2.1",
-        "id": 0x1122334455667788, "dstport": 7471,
-        "srcport": {"low": 49152, "high": 65535},
-        "ttl": 64, "tos": "inherit", "df": "unset"}], d' -j show fp0
+	# The id as a hex string, tos inherit as the kernel's 1, as vxlan.
+	json a 'assert d == [{"ifname": "fp0", "linkinfo": {"info_kind": "stt",
+        "info_data": {"remote": "192.0.2.2", "local": "192.0.2.1",
+        "id": "0x1122334455667788", "port": 7471,
+        "port_range": {"low": 49152, "high": 65535},
+        "ttl": 64, "tos": "0x1", "df": "unset"}}}], d' -j show fp0
 	# The largest id, the smallest range, the other spellings.
 	ctl a add fp1 remote 192.0.2.3 id 18446744073709551615 srcport 1 1 \
 		ttl inherit tos 0 df inherit
-	shows a fp1 "fp1: stt remote 192.0.2.3 id 0xffffffffffffffff dstport 7471 srcport 1 1 ttl inherit tos 0 df inherit"
-	json a 'assert d[0]["id"] == 2**64 - 1 and d[0]["ttl"] == "inherit" \
-        and d[0]["tos"] == 0 and d[0]["df"] == "inherit", d' -j show fp1
+	shows a fp1 "fp1: stt remote 192.0.2.3 id 0xffffffffffffffff dstport 7471 srcport 1 1 ttl inherit df inherit"
+	json a 'i = d[0]["linkinfo"]["info_data"]
+assert i["id"] == "0xffffffffffffffff" and i["ttl"] == "inherit" \
+        and "tos" not in i and i["df"] == "inherit", i' -j show fp1
 
 	# changelink: every changeable word, then back (ttl inherit -> 32
 	# clears the inherit flag).
@@ -342,7 +354,7 @@ fixed_peer_checks() {
 	# set must not make a clash either, and a refused set changes nothing.
 	refused a 1 "set fp2: Device or resource busy: an stt device with this remote and id already uses this destination port in this namespace" \
 		set fp2 id 0x1122334455667788
-	shows a fp2 "fp2: stt remote 192.0.2.2 id 0x1122334455667789 dstport 7471 ttl 0 tos 0 df unset"
+	shows a fp2 "fp2: stt remote 192.0.2.2 id 0x1122334455667789 dstport 7471 ttl auto"
 
 	# What the kernel refuses, with its message and the word it points at.
 	refused a 1 "add fp4: Invalid argument: attribute not allowed in external mode: tunnel parameters come with each packet (remote)" \
@@ -377,7 +389,7 @@ fixed_peer_checks() {
 
 	# link-netns for a fixed-peer device: created over u, living in a.
 	ctl a add fp5 remote 192.0.2.2 id 5 link-netns u
-	shows a fp5 "fp5: stt remote 192.0.2.2 id 0x5 dstport 7471 ttl 0 tos 0 df unset link-netnsid $id"
+	shows a fp5 "fp5: stt remote 192.0.2.2 id 0x5 dstport 7471 ttl auto link-netnsid $id"
 
 	userns_checks
 
@@ -407,7 +419,7 @@ userns_checks() {
 	run ip netns attach c "$pid"
 	NAMESPACES+=(c)
 	run ip -n a link set fp6 netns c
-	want="fp6: stt remote 192.0.2.2 id 0x6 dstport 7471 ttl 0 tos 0 df unset link-netnsid 0"
+	want="fp6: stt remote 192.0.2.2 id 0x6 dstport 7471 ttl auto link-netnsid 0"
 	shows c fp6 "$want"
 
 	log "+ [c, as root of its user namespace] stt-ctl set fp6 remote 172.31.0.99  (must fail with 1)"
@@ -420,12 +432,103 @@ userns_checks() {
 	shows c fp6 "$want"
 
 	ctl c set fp6 ttl 9
-	shows c fp6 "${want/ttl 0/ttl 9}"
+	shows c fp6 "${want/ttl auto/ttl 9}"
 	ctl c del fp6
 	no_device c fp6
 }
 
+# ---- ip link: the iproute2 plugin -------------------------------------------
+
+# ip takes link_stt.so from the build tree: IP_LIB_DIR is where ip looks for
+# link_KIND.so instead of its own directory (only stt is not built into ip).
+IPLIB=$(dirname "$(find_built utilities/link_stt.so)") ||
+	fail "utilities/link_stt.so was not built: see configure's summary"
+
+# ipl NS ARGS...: ip -n NS ARGS with the plugin, logged; it must succeed
+# (a plugin that does not match ip's structures is not reached, or
+# misparses).
+ipl() {
+	local ns=$1
+	shift
+	log "+ [$ns] ip $*"
+	IP_LIB_DIR=$IPLIB ip -n "$ns" "$@" || fail "ip $* failed"
+}
+
+# same_linkinfo NS DEV: "ip -j -d link show DEV" and "stt-ctl -j show DEV"
+# give the same linkinfo (info_kind and info_data), key by key.
+same_linkinfo() {
+	local ns=$1 dev=$2
+	log "+ [$ns] ip -j -d link show $dev == stt-ctl -j show $dev (linkinfo)"
+	IP_LIB_DIR=$IPLIB ip -n "$ns" -j -d link show "$dev" \
+		> "$WORK/ip-link.json" || fail "ip -j -d link show $dev failed"
+	in_ns "$ns" "$STT_CTL" -j show "$dev" > "$WORK/ctl-link.json" ||
+		fail "stt-ctl -j show $dev failed"
+	/usr/bin/python3 -c '
+import json, sys
+ip = json.load(open(sys.argv[1]))[0]["linkinfo"]
+ctl = json.load(open(sys.argv[2]))[0]["linkinfo"]
+for key in sorted(set(ip["info_data"]) | set(ctl["info_data"])):
+    a, b = ip["info_data"].get(key), ctl["info_data"].get(key)
+    if a != b:
+        sys.exit("info_data.%s: ip %r, stt-ctl %r" % (key, a, b))
+if ip != ctl:
+    sys.exit("linkinfo: ip %r, stt-ctl %r" % (ip, ctl))
+print("  info_data " + json.dumps(ip["info_data"], sort_keys=True))
+' "$WORK/ip-link.json" "$WORK/ctl-link.json" ||
+		fail "ip and stt-ctl disagree on $dev"
+}
+
+# ip_shows NS DEV WORDS: "ip -d link show DEV" has the line "    stt WORDS ".
+ip_shows() {
+	local ns=$1 dev=$2 want="    stt $3 "
+	IP_LIB_DIR=$IPLIB ip -n "$ns" -d link show "$dev" > "$WORK/ip-d.txt"
+	grep -qxF -- "$want" <(sed 's/addrgenmode.*//' "$WORK/ip-d.txt") ||
+		fail "ip -d link show $dev has no line \"$want\": $(cat "$WORK/ip-d.txt")"
+	log "  ip -d link show $dev: ${want# *}"
+}
+
+# The plugin uses ip's own structures, declared for one iproute2 version:
+# it must be the one this ip is.
+plugin_version=$(strings -a "$IPLIB/link_stt.so" |
+	sed -n 's/^stt-iproute2-version=//p')
+ip_version=$(ip -V | sed -n 's/.*iproute2-\([0-9][0-9.]*\).*/\1/p')
+[ -n "$plugin_version" ] && [ "$plugin_version" = "$ip_version" ] ||
+	fail "ip is iproute2 $ip_version ($(ip -V)), link_stt.so was built for iproute2 ${plugin_version:-?}"
+log "link_stt.so: iproute2 $plugin_version, as ip -V says"
+
+# External devices, and (with fixed-peer mode) a device with every word, its
+# id above 2^53, and another with the other spellings, changed by ip link
+# set.
+plugin_checks() {
+	ipl a link add e0 type stt external dstport 4900 srcport 1000 2000
+	shows a e0 "e0: stt external dstport 4900 srcport 1000 2000"
+	ip_shows a e0 "external dstport 4900 srcport 1000 2000"
+	same_linkinfo a e0
+	ipl a link del e0
+	no_device a e0
+	[ "$FIXED_PEER_OK" = yes ] || return 0
+
+	ipl a link add p0 type stt "${FP_ADD[@]:2}"
+	shows a p0 "${FP_LINE/fp0:/p0:}"
+	ip_shows a p0 "${FP_LINE#fp0: stt }"
+	same_linkinfo a p0
+	ipl a link add p1 type stt remote 192.0.2.3 id 18446744073709551615 \
+		ttl auto tos 0x10 df inherit
+	shows a p1 "p1: stt remote 192.0.2.3 id 0xffffffffffffffff dstport 7471 ttl auto tos 0x10 df inherit"
+	ip_shows a p1 "remote 192.0.2.3 id 0xffffffffffffffff dstport 7471 ttl auto tos 0x10 df inherit"
+	same_linkinfo a p1
+	ipl a link set p1 type stt ttl inherit tos inherit df set
+	shows a p1 "p1: stt remote 192.0.2.3 id 0xffffffffffffffff dstport 7471 ttl inherit tos inherit df set"
+	same_linkinfo a p1
+	ipl a link del p0
+	ipl a link del p1
+	no_device a p0
+	no_device a p1
+}
+
+FIXED_PEER_OK=no
 if fixed_peer_supported; then
+	FIXED_PEER_OK=yes
 	fixed_peer_checks
 elif [ "$FIXED_PEER" = auto ]; then
 	log "fixed-peer checks skipped: the module has no fixed-peer mode"
@@ -437,6 +540,7 @@ elif [ "$FIXED_PEER" = auto ]; then
 else
 	log "fixed-peer checks skipped (--fixed-peer=no)"
 fi
+plugin_checks
 
 # ---- del ----------------------------------------------------------------
 
