@@ -8,7 +8,11 @@ def test_stt_device(scenario):
 
 def test_stt_ctl(scenario):
     """Every stt-ctl verb and error path against the module, external and
-    fixed-peer, including link-netns and the kernel's refusal messages."""
+    fixed-peer, including link-netns and the kernel's refusal messages, and
+    the iproute2 plugin against stt-ctl."""
+    scenario.skip_on_debug_kernel("stt-device, lifecycle-dev and dev-netns "
+                                  "(the same rtnetlink paths; the rest is "
+                                  "userspace)")
     scenario.run("stt-ctl.sh", modules_dir=scenario.modules(), timeout=600)
 
 

@@ -51,5 +51,7 @@ def test_ovs_ipsec(scenario):
     policy): rx_err_xfrm_policy counts every frame, rx_frames does not
     move, no datapath flow from that address appears; without the shunt
     the same frames are received."""
+    scenario.skip_on_debug_kernel("underlay-policy (ESP in transport mode, "
+                                  "the inbound policy's drop) and ovs-keys")
     scenario.run("ovs-ipsec.sh", modules_dir=scenario.modules(),
                  timeout=400)

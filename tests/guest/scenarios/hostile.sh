@@ -233,9 +233,6 @@ ip_reasm_timeouts() {
 # ---- the tunnel, the attacker's device, the attacker ------------------------
 
 run modprobe stt
-# Read when a receive port opens, so before the first device.
-echo $LIMIT > /sys/module/stt/parameters/reasm_mem_limit
-echo $TIMEOUT_MS > /sys/module/stt/parameters/reasm_timeout_ms
 
 stt_dev_pair a b $KEY
 add_ns x
@@ -245,8 +242,13 @@ run in_ns b "$STT_CTL" add s1 remote 198.51.100.1 id $ATTACK_KEY
 # s1 only receives: no address, no IPv6, so it never sends.
 in_ns b sysctl -qw net.ipv6.conf.s1.disable_ipv6=1
 run ip -n b link set s1 up
+# The parameters apply at once, to the receive port open already.
 limit=$(stt_counter b reasm_limit_bytes s1)
-[ "$limit" -eq $LIMIT ] || fail "reasm_limit_bytes is $limit, not $LIMIT"
+[ "$limit" -eq $((8 << 20)) ] || fail "reasm_limit_bytes is $limit, not the default 8 MiB"
+echo $LIMIT > /sys/module/stt/parameters/reasm_mem_limit
+echo $TIMEOUT_MS > /sys/module/stt/parameters/reasm_timeout_ms
+limit=$(stt_counter b reasm_limit_bytes s1)
+[ "$limit" -eq $LIMIT ] || fail "reasm_limit_bytes is $limit after writing $LIMIT to reasm_mem_limit"
 # The transfer's frames leave a in segments that b has to reassemble (with
 # TSO, veth would carry each frame whole), so they compete with the flood
 # for reassembly memory.
