@@ -51,7 +51,9 @@ if command -v systemd-analyze > /dev/null; then
 	trap 'rm -rf "$dir"' EXIT
 	sed "s|/usr/bin/stt-ctl|$STT_CTL|" "$examples/stt@.service" \
 		> "$dir/stt@stt1.service"
-	out=$(systemd-analyze verify "$dir/stt@stt1.service" 2>&1) ||
+	# --man=no: its Documentation= names stt-ctl(8), which the build tree
+	# has but need not be installed.
+	out=$(systemd-analyze verify --man=no "$dir/stt@stt1.service" 2>&1) ||
 		fail "systemd-analyze verify stt@.service: $out"
 	[ -z "$out" ] || fail "systemd-analyze verify stt@.service: $out"
 	grep -q '^ExecStart=/usr/bin/stt-ctl add %i \$STT_WORDS$' \
