@@ -216,6 +216,20 @@ class Scenario:
                                           how), pytrace=False)
         return path
 
+    def on_debug_kernel_instead(self):
+        """Runs the scenario on the debug test kernel rather than on the
+        distro kernel it was built from (6.12-debug, not 6.12) when both
+        are selected: the same Debian source, with KASAN, kmemleak and
+        lockdep watching.  For the scenarios whose kernel paths are
+        memory lifetimes (reassembly, hostile input, teardown under
+        traffic); the distro kernel of that series then runs the rest,
+        and the suite runs each scenario once per kernel series."""
+        short = short_name(self.release)
+        debug = short + "-debug"
+        if any(s == debug for s, _ in selected_kernels(self.config)):
+            pytest.skip("runs on %s, the same source with KASAN, kmemleak "
+                        "and lockdep" % debug)
+
     def skip_on_debug_kernel(self, covered_by):
         """Skips the test on the debug test kernel: the debug-kernel runs of
         COVERED_BY (scenario names) take every kernel code path its scenario
