@@ -301,12 +301,3 @@ def scenario(request, kver):
     return Scenario(request.config, kver, request.node.originalname,
                     request.node)
 
-
-@pytest.fixture
-def run_scenario(request):
-    """run_scenario(kver, script, *args, modules_dir=None, timeout=300)"""
-    def run(kver, script, *args, modules_dir=None, timeout=300):
-        return Scenario(request.config, kver, request.node.originalname,
-                        request.node).run(
-            script, *args, modules_dir=modules_dir, timeout=timeout)
-    return run
