@@ -230,6 +230,13 @@ class Scenario:
             pytest.skip("runs on %s, the same source with KASAN, kmemleak "
                         "and lockdep" % debug)
 
+    def only_on_debug_kernel(self, covered_by):
+        """Skips the test on Debian's kernels, where COVERED_BY (tests or
+        scenarios) check what it checks; it runs where KASAN, kmemleak and
+        lockdep watch its kernel paths."""
+        if not short_name(self.release).endswith("-debug"):
+            pytest.skip("on Debian's kernels, %s check the same" % covered_by)
+
     def skip_on_debug_kernel(self, covered_by):
         """Skips the test on the debug test kernel: the debug-kernel runs of
         COVERED_BY (scenario names) take every kernel code path its scenario

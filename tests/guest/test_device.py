@@ -3,7 +3,8 @@
 
 
 def test_stt_device(scenario):
-    scenario.on_debug_kernel_instead()
+    scenario.skip_on_debug_kernel("lifecycle-dev and dev-ovs (devices made, "
+                                  "refused and torn down)")
     scenario.run("stt-device.sh", modules_dir=scenario.modules(), timeout=300)
 
 
@@ -11,16 +12,14 @@ def test_stt_ctl(scenario):
     """Every stt-ctl verb and error path against the module, external and
     fixed-peer, including link-netns and the kernel's refusal messages, and
     the iproute2 plugin against stt-ctl."""
-    scenario.skip_on_debug_kernel("stt-device, lifecycle-dev and dev-netns "
-                                  "(the same rtnetlink paths; the rest is "
-                                  "userspace)")
+    scenario.skip_on_debug_kernel("lifecycle-dev and dev-ovs (the same "
+                                  "rtnetlink paths; the rest is userspace)")
     scenario.run("stt-ctl.sh", modules_dir=scenario.modules(), timeout=600)
 
 
 def test_dev_dev(scenario):
     """Fixed-peer device against fixed-peer device, no Open vSwitch."""
-    scenario.skip_on_debug_kernel("dev-netns, lifecycle-dev and "
-                                  "underlay-routes")
+    scenario.skip_on_debug_kernel("lifecycle-dev and underlay-routes")
     scenario.run("dev-dev.sh", modules_dir=scenario.modules(), timeout=700)
 
 
@@ -32,7 +31,8 @@ def test_dev_ovs(scenario):
 
 def test_dev_netns(scenario):
     """Devices of one underlay namespace serving two others (link-netns)."""
-    scenario.on_debug_kernel_instead()
+    scenario.skip_on_debug_kernel("lifecycle-dev (link-netns devices whose "
+                                  "namespaces go under traffic)")
     scenario.run("dev-netns.sh", modules_dir=scenario.modules(), timeout=500)
 
 
