@@ -13,12 +13,20 @@ Timeouts are bounds for a busy 2-core machine, not expected durations.
 import os
 import subprocess
 
+import pytest
 
+
+@pytest.mark.trixie_lane
 def test_ovs_basic(scenario):
     """ovs-vsctl alone makes openvswitch.ko load vport-stt; ping of every
-    size, iperf3 and 64 MiB with SHA-256 both work; counters balance."""
+    size, iperf3 and 64 MiB with SHA-256 both work; counters balance; the
+    ovs-vswitchd log has no warning but Open vSwitch 3.5's deprecation of
+    type=stt."""
     scenario.skip_on_debug_kernel("ovs-keys, dev-ovs and ovs-churn")
-    if scenario.config.getoption("stt_packaged"):
+    # The Debian 13 lane's guest has its own root: DKMS installed the
+    # package on this host, not there.
+    if scenario.config.getoption("stt_packaged") and \
+            not scenario.on_trixie_lane():
         # No module directory: the guest sees the host's /lib/modules, where
         # DKMS installed the package's build.
         version = subprocess.run(
