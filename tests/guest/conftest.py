@@ -119,12 +119,25 @@ DEFAULT_CPUS = 1
 
 
 @functools.lru_cache(maxsize=None)
-def installed_kernels():
-    """[(short, release)] as run-guest sees them: distro kernels oldest
-    first, then the debug test kernel ("6.12-debug") if it was built."""
+def listed_kernels():
+    """[(short, release, root)] as run-guest lists them: distro kernels
+    oldest first, then the debug test kernel ("6.12-debug") if it was
+    built, then the Debian 13 lane's; ROOT is the guest's / ("/" for the
+    host's root)."""
     out = subprocess.run([RUN_GUEST, "--list-kernels"], check=True,
                          capture_output=True, text=True).stdout
-    return [tuple(line.split(None, 1)) for line in out.splitlines() if line]
+    return [tuple(line.split()) for line in out.splitlines() if line]
+
+
+def installed_kernels():
+    """[(short, release)] of listed_kernels()."""
+    return [(short, release) for short, release, _ in listed_kernels()]
+
+
+def guest_root(release):
+    """The root filesystem a guest of kernel RELEASE boots with."""
+    return next(root for _, known, root in listed_kernels()
+                if known == release)
 
 
 def newest_distro_kernel():
