@@ -1,8 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# ovs-glue/ovs-4.0: the STT series for Open vSwitch 4.0; build-ovs builds it
-# (not part of "make": it fetches Debian's source package and takes half an
-# hour, so the suite runs it once per machine).  "make check" checks that the
-# series' test cases are those of ovs-glue/autotest.  The whole directory goes
-# into the tarball with the tests (DIST_TEST_DIRS).
+# ovs-glue/ovs-4.0: the STT series for Open vSwitch 4.0.  build-ovs builds
+# it (not part of "make": it fetches Debian's source package and takes half
+# an hour, so the suite runs it once per machine).  "make check" checks that
+# the series' test cases are those of ovs-glue/autotest (check-series).
 TESTS += ovs-glue/check-series
+EXTRA_DIST += \
+	ovs-glue/build-ovs \
+	ovs-glue/check-series \
+	ovs-glue/ovs-4.0/series \
+	ovs-glue/ovs-4.0/autotest.sed \
+	ovs-glue/ovs-4.0/0001-netdev-vport-Add-the-STT-tunnel-port-type.patch \
+	ovs-glue/ovs-4.0/0002-dpif-netlink-Create-STT-ports-as-rtnetlink-stt-devic.patch \
+	ovs-glue/ovs-4.0/0003-ofproto-dpif-Report-STT-tunnels-in-IPFIX-and-sFlow.patch \
+	ovs-glue/ovs-4.0/0004-tests-Add-STT-tunnel-tests.patch

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Open vSwitch's own autotest suite on the kernel datapath, with the STT
+# modules under test: the STT cases of ovs-glue/autotest/system-stt.at and
+# Open vSwitch's stock vxlan, geneve and gre tunnel tests, each started by a
+# macro that requires vport_stt to load.  The testsuite's log, and the
+# directory of every failed test, are kept in the results.
+#
+# Usage: ovs-autotest.sh BUILDDIR
+#   BUILDDIR  made on the host by ovs-glue/autotest/build-testsuites (the
+#             guest's root is read-only)
+
+set -eu
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../stt-lib.sh"
+
+build=$1
+suite=system-kmod-testsuite
+STOCK=("datapath - ping over vxlan tunnel"
+       "datapath - ping over geneve tunnel"
+       "datapath - ping over gre tunnel")
+
+# test_number TITLE: the number of the test called exactly TITLE.
+test_number() {
+	"$build/$suite" -l | awk -v t="$1" '
+		{ n = $1; sub(/^ *[0-9]+: [^ ]+ /, "") }
+		$0 == t { sub(/:$/, "", n); print n; found = 1 }
+		END { exit !found }' || fail "$suite has no test called '$1'"
+}
+
+selection=()
+for title in "${STOCK[@]}"; do
+	selection+=("$(test_number "$title")")
+done
+count=$(( ${#selection[@]} + $("$build/$suite" -l -k stt | grep -c '^ *[0-9]*: ') ))
+log "Open vSwitch's $suite: the stt tests and ${STOCK[*]} (tests ${selection[*]}): $count tests"
+
+[ -x "$STT_CTL" ] || fail "no stt-ctl ($STT_CTL): build the tree for $STT_KVER"
+
+# Open vSwitch's start macro fails on any warning ovs-vswitchd prints while
+# starting, and the first start from a cold page cache (binaries read over
+# 9p under emulation) takes an "Unreasonably long" poll interval: read the
+# binaries and their libraries once first.
+for bin in /usr/sbin/ovs-vswitchd /usr/sbin/ovsdb-server; do
+	cat "$bin" $(ldd "$bin" | awk '$3 ~ /^\// { print $3 }') > /dev/null
+done
+
+# The tests call stt-ctl by name; the testsuite runs under /tmp because
+# ovsdb-server's unix sockets cannot live on the 9p results directory.
+run=$WORK/ovs-autotest
+status=0
+PATH=$(dirname "$STT_CTL"):$PATH \
+	"$STT_REPO/ovs-glue/autotest/run-testsuite" "$build" "$suite" "$run" \
+	-k stt "${selection[@]}" > "$STT_RESULTS/ovs-autotest.out" 2>&1 || status=$?
+cat "$STT_RESULTS/ovs-autotest.out"
+cp "$run/$suite.log" "$STT_RESULTS/"
+[ ! -d "$run/$suite.dir" ] || cp -R "$run/$suite.dir" "$STT_RESULTS/"
+
+[ "$status" = 0 ] || fail "$suite failed (exit $status): see $suite.log and $suite.dir/ in $STT_RESULTS"
+grep -qxF "All $count tests were successful." "$STT_RESULTS/ovs-autotest.out" ||
+	fail "$suite did not run all $count tests to success: $(tail -n 3 "$STT_RESULTS/ovs-autotest.out")"
+log "all $count tests passed"
