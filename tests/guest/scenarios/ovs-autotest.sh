@@ -21,10 +21,13 @@ STOCK=("datapath - ping over vxlan tunnel"
        "datapath - ping over geneve tunnel"
        "datapath - ping over gre tunnel")
 
+# The list of tests, read once (the testsuite is large, the guest slow).
+list=$("$build/$suite" -l)
+
 # test_number TITLE: the number of the test called exactly TITLE.
 test_number() {
-	"$build/$suite" -l | awk -v t="$1" '
-		{ n = $1; sub(/^ *[0-9]+: [^ ]+ /, "") }
+	echo "$list" | awk -v t="$1" '
+		{ n = $1; sub(/^ *[0-9]+: [^ ]+ +/, "") }
 		$0 == t { sub(/:$/, "", n); print n; found = 1 }
 		END { exit !found }' || fail "$suite has no test called '$1'"
 }
@@ -33,7 +36,11 @@ selection=()
 for title in "${STOCK[@]}"; do
 	selection+=("$(test_number "$title")")
 done
-count=$(( ${#selection[@]} + $("$build/$suite" -l -k stt | grep -c '^ *[0-9]*: ') ))
+# Each test's line is followed by one of its keywords.
+stt_tests=$(echo "$list" | awk '/^ *[0-9]+: / { t = $1; next }
+	t && / stt( |$)/ { n++ } { t = "" } END { print n + 0 }')
+[ "$stt_tests" -gt 0 ] || fail "$suite has no test with keyword stt"
+count=$(( ${#selection[@]} + stt_tests ))
 log "Open vSwitch's $suite: the stt tests and ${STOCK[*]} (tests ${selection[*]}): $count tests"
 
 [ -x "$STT_CTL" ] || fail "no stt-ctl ($STT_CTL): build the tree for $STT_KVER"
@@ -46,8 +53,9 @@ for bin in /usr/sbin/ovs-vswitchd /usr/sbin/ovsdb-server; do
 	cat "$bin" $(ldd "$bin" | awk '$3 ~ /^\// { print $3 }') > /dev/null
 done
 
-# The tests call stt-ctl by name; the testsuite runs under /tmp because
-# ovsdb-server's unix sockets cannot live on the 9p results directory.
+# The tests call stt-ctl by name.  The testsuite runs on the guest's tmpfs
+# (its daemons' sockets and files stay off the 9p results directory); what
+# a failure leaves is copied to the results.
 run=$WORK/ovs-autotest
 status=0
 PATH=$(dirname "$STT_CTL"):$PATH \
