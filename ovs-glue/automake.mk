@@ -15,6 +15,6 @@ EXTRA_DIST += \
 	ovs-glue/ovs-4.0/series \
 	ovs-glue/ovs-4.0/autotest.sed \
 	ovs-glue/ovs-4.0/0001-netdev-vport-Add-the-STT-tunnel-port-type.patch \
-	ovs-glue/ovs-4.0/0002-dpif-netlink-Create-STT-ports-as-rtnetlink-stt-devic.patch \
+	ovs-glue/ovs-4.0/0002-dpif-netlink-Create-STT-ports-over-rtnetlink.patch \
 	ovs-glue/ovs-4.0/0003-ofproto-dpif-Report-STT-tunnels-in-IPFIX-and-sFlow.patch \
 	ovs-glue/ovs-4.0/0004-tests-Add-STT-tunnel-tests.patch
