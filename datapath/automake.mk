@@ -18,6 +18,13 @@
 #   W                   Kbuild's extra-warning level, 1 unless "make W=..."
 # and STT_VMLINUX or STT_OVS_KO if given to this make (where vport-stt.ko's
 # layout check finds the kernel's BTF).
+#
+# STT_KBUILD_IN, if given, is a command that Kbuild's make runs under, with
+# LINUX_BUILD then the build directory as that command sees it: tests/
+# build-all builds the Debian 13 lane's modules with
+#   make modules LINUX_BUILD=/usr/src/linux-headers-REL \
+#        STT_KBUILD_IN="tests/trixie/in-root ROOT SRC BUILD --"
+# so that trixie's make and gcc build them in its root.
 # Other Kbuild variables given to this make on its command line (C=1 or C=2
 # for sparse, V=1, KCFLAGS=...) reach Kbuild unchanged through MAKEFLAGS.
 #
@@ -73,10 +80,10 @@ modules-farm:
 	done
 
 modules: modules-farm
-	$(AM_V_at)$(MAKE) $(STT_KBUILD_ARGS) modules
+	$(AM_V_at)$(STT_KBUILD_IN) $(MAKE) $(STT_KBUILD_ARGS) modules
 
 modules_install: modules
-	$(AM_V_at)$(MAKE) $(STT_KBUILD_ARGS) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
+	$(AM_V_at)$(STT_KBUILD_IN) $(MAKE) $(STT_KBUILD_ARGS) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) modules_install
 
 modules-clean:
 	rm -rf $(STT_FARM)

@@ -24,6 +24,10 @@ Options (each also has an environment variable, for scripts and CI):
 
 An explicit KVER=DIR wins over the template.  A test that needs the STT
 modules fails, naming the kernel and what to pass, when none are given.
+
+The Debian 13 lane ("6.12-deb13": Debian 13's kernel with a Debian 13 root
+and Open vSwitch 3.5, once tests/trixie/build-root made the root) runs only
+the tests marked @pytest.mark.trixie_lane; every other test skips there.
 """
 
 import functools
@@ -124,10 +128,37 @@ def installed_kernels():
 
 
 def newest_distro_kernel():
-    """The release of the newest distro kernel, for tests of the rig itself
-    that one kernel is enough for."""
-    distro = [r for s, r in installed_kernels() if not s.endswith("-debug")]
+    """The release of the newest distro kernel of the host, for tests of the
+    rig itself that one kernel is enough for."""
+    distro = [r for s, r in installed_kernels() if "-" not in s]
     return distro[-1] if distro else None
+
+
+def on_trixie_lane(short):
+    """Whether the kernel SHORT is the Debian 13 lane's ("6.12-deb13"):
+    another root's kernel, which the guest boots with that root as its /."""
+    return re.search(r"-deb\d+$", short) is not None
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "trixie_lane: the test runs on the Debian 13 lane "
+        "(6.12-deb13: Debian 13's kernel, root and Open vSwitch 3.5) too; "
+        "every other test skips there")
+
+
+def pytest_runtest_setup(item):
+    """Skips a test on the Debian 13 lane unless it is marked trixie_lane:
+    CI time allows that lane the Open vSwitch end-to-end and autotest STT
+    tests, and what the others check is kernel code that the Debian 12
+    lanes' 6.12 and 6.12-debug runs already take."""
+    callspec = getattr(item, "callspec", None)
+    kver = callspec.params.get("kver") if callspec else None
+    if kver and on_trixie_lane(short_name(kver)) and \
+            not item.get_closest_marker("trixie_lane"):
+        pytest.skip("not a Debian 13 lane test (CI time: the Debian 12 "
+                    "lanes 6.12 and 6.12-debug take its kernel code paths; "
+                    "mark it trixie_lane to run it here)")
 
 
 def selected_kernels(config):
@@ -216,6 +247,32 @@ class Scenario:
                                           how), pytrace=False)
         return path
 
+    def on_debug_kernel_instead(self):
+        """Runs the scenario on the debug test kernel rather than on the
+        distro kernel it was built from (6.12-debug, not 6.12) when both
+        are selected: the same Debian source, with KASAN, kmemleak and
+        lockdep watching.  For the scenarios whose kernel paths are
+        memory lifetimes (reassembly, hostile input, teardown under
+        traffic); the distro kernel of that series then runs the rest,
+        and the suite runs each scenario once per kernel series."""
+        short = short_name(self.release)
+        debug = short + "-debug"
+        if any(s == debug for s, _ in selected_kernels(self.config)):
+            pytest.skip("runs on %s, the same source with KASAN, kmemleak "
+                        "and lockdep" % debug)
+
+    def only_on_debug_kernel(self, covered_by):
+        """Skips the test on Debian's kernels, where COVERED_BY (tests or
+        scenarios) check what it checks; it runs where KASAN, kmemleak and
+        lockdep watch its kernel paths."""
+        if not short_name(self.release).endswith("-debug"):
+            pytest.skip("on Debian's kernels, %s check the same" % covered_by)
+
+    def on_trixie_lane(self):
+        """Whether this is the Debian 13 lane, whose guest has that root as
+        its / (and so not the host's /lib/modules)."""
+        return on_trixie_lane(short_name(self.release))
+
     def skip_on_debug_kernel(self, covered_by):
         """Skips the test on the debug test kernel: the debug-kernel runs of
         COVERED_BY (scenario names) take every kernel code path its scenario
@@ -287,12 +344,3 @@ def scenario(request, kver):
     return Scenario(request.config, kver, request.node.originalname,
                     request.node)
 
-
-@pytest.fixture
-def run_scenario(request):
-    """run_scenario(kver, script, *args, modules_dir=None, timeout=300)"""
-    def run(kver, script, *args, modules_dir=None, timeout=300):
-        return Scenario(request.config, kver, request.node.originalname,
-                        request.node).run(
-            script, *args, modules_dir=modules_dir, timeout=timeout)
-    return run

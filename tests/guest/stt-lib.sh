@@ -159,6 +159,46 @@ dp_flows() {
 	host_ovs_q "$1" ovs-dpctl dump-flows
 }
 
+# ovs_log_warnings HOST: the warning and error lines of HOST's ovs-vswitchd
+# log, as "module|LEVEL|message", but timeval's ("Unreasonably long ... poll
+# interval" and its statistics): under emulation a main loop iteration takes
+# that long now and then, whichever Open vSwitch it is.
+ovs_log_warnings() {
+	awk -F'|' '($4 == "WARN" || $4 == "ERR" || $4 == "EMER") &&
+		$3 != "timeval" { sub(/^[^|]*\|[^|]*\|/, ""); print }' \
+		"$(ovs_dir "$1")/ovs-vswitchd.log"
+}
+
+# stt_check_ovs_log HOST PORT: HOST's ovs-vswitchd logged no warning or error
+# (ovs_log_warnings) but, from Open vSwitch 3.5 on, what it tells every user
+# of an stt port (lib/netdev-vport.c; 3.6 removed type=stt from userspace):
+#	PORT: 'stt' port type is deprecated.
+# and the same of the datapath's device $STT_DEV each time it opens that
+# (a dozen times while the bridge settles), which this checks is all.
+stt_check_ovs_log() {
+	local host=$1 port=$2 version major minor line deprecated=
+	version=$(ovs-vswitchd --version | sed -n '1s/.* //p')
+	IFS=. read -r major minor _ <<< "$version"
+	if [ "$major" -gt 3 ] || { [ "$major" = 3 ] && [ "$minor" -ge 5 ]; }; then
+		deprecated=": 'stt' port type is deprecated."
+		ovs_log_warnings "$host" |
+			grep -qxF "netdev_vport|WARN|$port$deprecated" ||
+			fail "[$host] Open vSwitch $version did not log" \
+			     "\"$port$deprecated\""
+		log "[$host] Open vSwitch $version logged \"$port$deprecated\"" \
+		    "$(ovs_log_warnings "$host" | grep -cF "$deprecated") times" \
+		    "(for $port and $STT_DEV)"
+	fi
+	while IFS= read -r line; do
+		case $line in
+		"netdev_vport|WARN|$port$deprecated" | \
+		"netdev_vport|WARN|$STT_DEV$deprecated")
+			[ -n "$deprecated" ] && continue ;;
+		esac
+		fail "[$host] ovs-vswitchd (Open vSwitch $version) logged: $line"
+	done < <(ovs_log_warnings "$host")
+}
+
 # ---- traffic ----------------------------------------------------------------
 
 # no_ping VM DEST: three echo requests all go unanswered.

@@ -15,6 +15,7 @@ def test_faults_netem(scenario):
     jitter, duplication 5%, corruption 1%): every file arrives intact, the
     counters account for every segment and frame, and reassembly is empty
     once reasm_timeout_ms has passed."""
+    scenario.on_debug_kernel_instead()
     scenario.run("faults-netem.sh", modules_dir=scenario.modules(),
                  timeout=600)
 
@@ -24,6 +25,7 @@ def test_lifecycle_dev(scenario):
     device down and up mid-transfer, namespaces (a device's own, an
     underlay's) deleted under traffic, stt unloaded under traffic.  Two
     CPUs, so that teardown races with traffic on another CPU."""
+    scenario.on_debug_kernel_instead()
     scenario.run("lifecycle-dev.sh", modules_dir=scenario.modules(),
                  timeout=600, cpus=2)
 
@@ -32,5 +34,6 @@ def test_lifecycle_ovs(scenario):
     """Open vSwitch: an stt port deleted and added again, ovs-vswitchd
     restarted, both mid-transfer; the modules refuse to unload while a port
     exists.  Two CPUs, as for the plain devices."""
+    scenario.on_debug_kernel_instead()
     scenario.run("lifecycle-ovs.sh", modules_dir=scenario.modules(),
                  timeout=600, cpus=2)

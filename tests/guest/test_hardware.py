@@ -22,6 +22,7 @@ def test_nic_underlay_dev(scenario):
     """Two plain stt devices over e1000e and virtio-net: every combination
     of receiver GRO and sender TSO, clones from a packet socket and tc
     mirred, an NFQUEUE consumer in front of the STT hook."""
+    scenario.on_debug_kernel_instead()
     scenario.run("nic-underlay.sh", "dev", modules_dir=scenario.modules(),
                  timeout=1500, nics=NICS)
 
@@ -30,5 +31,7 @@ def test_nic_underlay_ovs(scenario):
     """Open vSwitch over the same NICs, with every TCP packet on host2 sent
     to userspace (a controller upcall) as well as forwarded: the kernel
     segments the GSO packets STT hands on before it queues them."""
+    scenario.skip_on_debug_kernel("nic-underlay dev (the same drivers and "
+                                  "receive paths) and dev-ovs")
     scenario.run("nic-underlay.sh", "ovs", modules_dir=scenario.modules(),
                  timeout=1200, nics=NICS)

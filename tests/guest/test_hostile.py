@@ -17,6 +17,7 @@ def test_hostile(scenario):
     memory reaches its bound and never exceeds it, drains within the
     timeout, and the transfer arrives whole.  Two CPUs: the attack and
     the transfer are received side by side."""
+    scenario.on_debug_kernel_instead()
     scenario.run("hostile.sh", modules_dir=scenario.modules(), timeout=600,
                  cpus=2)
 
@@ -25,6 +26,7 @@ def test_hostile_unclaimed(scenario):
     """Where no stt device uses the port (no device in the namespace, or
     one on another port), STT input is the TCP stack's and no stt counter
     moves; with a device on the port nothing answers."""
+    scenario.skip_on_debug_kernel("hostile (the same receive hook and drops)")
     scenario.run("hostile-unclaimed.sh", modules_dir=scenario.modules(),
                  timeout=300)
 
@@ -36,6 +38,7 @@ def test_underlay_policy(scenario):
     never decapsulated, and accepted once the policy is gone.  STT spoofing
     another underlay address is dropped by rp_filter=1 before the STT
     receive path, as VXLAN's UDP is, and received with rp_filter=0."""
+    scenario.on_debug_kernel_instead()
     scenario.run("underlay-policy.sh", modules_dir=scenario.modules(),
                  timeout=400)
 
