@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ovs-glue/ovs-4.0: the STT series for Open vSwitch 4.0.  build-ovs builds
-# it (not part of "make": it fetches Debian's source package and takes half
-# an hour, so the suite runs it once per machine).  "make check" checks that
+# it (not part of "make": it fetches Debian's source package and takes 7 to
+# 14 minutes, so the suite runs it once per machine).  "make check" checks that
 # the series' test cases are those of ovs-glue/autotest (check-series), and
 # runs the dummy-datapath STT cases of the built 4.0 (check-dummy-4.0; skipped
 # until build-ovs has built it).

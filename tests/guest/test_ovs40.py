@@ -28,8 +28,8 @@ def built_ovs_prefix():
                     pytrace=False)
     if not out.stdout.strip():
         pytest.skip("Open vSwitch 4.0 with the STT series is not built: "
-                    "run ovs-glue/build-ovs (a cold build takes about "
-                    "30 minutes on 2 cores)")
+                    "run ovs-glue/build-ovs (a cold build took 7 to 14 "
+                    "minutes on this 2-core machine)")
     return out.stdout.strip()
 
 
