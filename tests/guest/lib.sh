@@ -74,6 +74,19 @@ run() {
 	"$@"
 }
 
+# STT_OVS_PREFIX=DIR: the hosts run the Open vSwitch installed under DIR
+# (e.g. the patched 4.0 that ovs-glue/build-ovs prints) instead of the
+# distribution's: its programs come first in PATH, its ovsdb-server gets its
+# own schema.  Its run, log and database directories are the hosts' own, as
+# for any Open vSwitch here.
+OVS_SCHEMA=/usr/share/openvswitch/vswitch.ovsschema
+if [ -n "${STT_OVS_PREFIX:-}" ]; then
+	[ -x "$STT_OVS_PREFIX/sbin/ovs-vswitchd" ] ||
+		fail "STT_OVS_PREFIX=$STT_OVS_PREFIX has no sbin/ovs-vswitchd"
+	PATH=$STT_OVS_PREFIX/bin:$STT_OVS_PREFIX/sbin:$PATH
+	OVS_SCHEMA=$STT_OVS_PREFIX/share/openvswitch/vswitch.ovsschema
+fi
+
 # part NAME: a scenario made of parts runs the ones in PARTS, which it sets
 # from its arguments (all of its parts by default, e.g. PARTS=${*:-a b}), so
 # that a module failing one part can still be tried on the next.
@@ -189,8 +202,7 @@ host_ovs_q() {
 start_ovs() {
 	local host=$1 dir
 	dir=$(ovs_dir "$host")
-	host_ovs "$host" ovsdb-tool create "$dir/conf.db" \
-		/usr/share/openvswitch/vswitch.ovsschema
+	host_ovs "$host" ovsdb-tool create "$dir/conf.db" "$OVS_SCHEMA"
 	# --detach returns once the database socket is listening.
 	host_ovs "$host" ovsdb-server "$dir/conf.db" \
 		--remote="punix:$dir/db.sock" --pidfile --detach --no-chdir \
