@@ -728,9 +728,15 @@ send_file_check() {
 		unset "THROTTLED[$to]"
 		run tc -n "$ns" qdisc del dev "$dev" root
 	fi
+	# One bound for the whole transfer: the sender is done once its last
+	# bytes are in its socket buffers, which can hold most of a small file,
+	# so the receiver may still need most of the transfer's time after it
+	# (on the debug kernel under load, more than a minute for 2 MiB).
+	local deadline=$((SECONDS + 300))
 	wait_background "$sender" "$WORK/socat-send.$to.log" 300 ||
 		fail "[$from] sending $mib MiB to $to failed"
-	wait_background "$receiver" "$WORK/socat-recv.$to.log" ||
+	wait_background "$receiver" "$WORK/socat-recv.$to.log" \
+		$((deadline - SECONDS > WAIT_TIMEOUT ? deadline - SECONDS : WAIT_TIMEOUT)) ||
 		fail "[$to] receiving $mib MiB failed"
 	end=$(date +%s.%N)
 	bytes=$(stat -c %s "$dst")
