@@ -55,6 +55,6 @@ def test_ovs_autotest(scenario):
                                   "port against a plain stt device; "
                                   "key=flow, remote_ip=flow, 802.1Q)")
     modules = scenario.modules()
-    stock = ["stt-only"] if guest_root(scenario.release) != "/" else []
+    stock = ["stt-only"] if scenario.on_trixie_lane() else []
     scenario.run("ovs-autotest.sh", build_testsuites(scenario), *stock,
                  modules_dir=modules, timeout=400)
