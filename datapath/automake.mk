@@ -1,14 +1,15 @@
 # datapath/automake.mk -- the kernel modules, built by Kbuild.
 #
 # The kernel sources are flat files: datapath/*.[ch], datapath/Kbuild and
-# the portable core lib/*.[ch], all compiled into one Kbuild directory.  So
+# the portable core lib/*.[ch], all compiled into one Kbuild directory,
+# beside the header tree include/ (Kbuild adds it to the include path).  So
 # that the source tree stays clean (and read-only source trees work), the
 # modules are built in a "farm" in the build tree,
 #
 #     $(top_builddir)/datapath/linux/
 #
-# holding a symlink to each of those files; stt.ko and vport-stt.ko end up
-# there.  The farm is refreshed at every "make" from shell globs, so files
+# holding a symlink to each of those files and to include/; stt.ko and
+# vport-stt.ko end up there.  The farm is refreshed at every "make" from shell globs, so files
 # added to (or removed from) datapath/ or lib/ need no re-run of configure.
 #
 # Variables given to Kbuild (see datapath/Kbuild):
@@ -75,6 +76,10 @@ modules-farm:
 	    rm -f "$$l" && ln -s "$$f" "$$l" || exit 1; \
 	  fi; \
 	done && \
+	if test ! -h $(STT_FARM)/include || \
+	   test "`readlink $(STT_FARM)/include`" != "$$src/include"; then \
+	  rm -f $(STT_FARM)/include && ln -s "$$src/include" $(STT_FARM)/include || exit 1; \
+	fi && \
 	for l in $(STT_FARM)/* $(STT_FARM)/Kbuild; do \
 	  if test -h "$$l" && test ! -e "$$l"; then rm -f "$$l"; fi; \
 	done
@@ -94,11 +99,18 @@ modules modules_install:
 modules-clean:
 endif
 
-# datapath/ sources are picked up by glob, so ship them by glob too.
+# datapath/ sources and include/ headers are picked up by glob, so ship
+# them by glob too.
 dist-hook: datapath-dist
 datapath-dist:
 	$(MKDIR_P) $(distdir)/datapath
 	for f in $(srcdir)/datapath/*.[ch] $(srcdir)/datapath/Kbuild; do \
 	  if test -f "$$f"; then cp -p "$$f" $(distdir)/datapath/ || exit 1; fi; \
+	done
+	for f in $(srcdir)/include/*/*.h $(srcdir)/include/*/*/*.h; do \
+	  if test -f "$$f"; then \
+	    d=$(distdir)/`dirname "$${f#$(srcdir)/}"` && \
+	    $(MKDIR_P) "$$d" && cp -p "$$f" "$$d"/ || exit 1; \
+	  fi; \
 	done
 .PHONY: datapath-dist

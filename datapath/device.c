@@ -10,16 +10,16 @@
 #include <linux/module.h>
 #include <linux/random.h>
 #include <linux/rtnetlink.h>
+#include <linux/stt.h>
 #include <linux/tcp.h>
 #include <net/netns/generic.h>
 #include <net/rtnetlink.h>
+#include <net/stt.h>
 
 #include "compat.h"
 #include "device.h"
 #include "port.h"
 #include "stats.h"
-#include "stt.h"
-#include "stt_netlink.h"
 #include "stt_wire.h"
 #include "xmit.h"
 

@@ -7,10 +7,9 @@
 
 #include <linux/list.h>
 #include <linux/netdevice.h>
+#include <linux/stt.h>
 #include <net/gro_cells.h>
 #include <net/ip_tunnels.h>
-
-#include "stt_netlink.h"
 
 struct stt_port;
 

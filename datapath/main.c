@@ -4,11 +4,11 @@
  * down in reverse; each part lives in its own file.
  */
 #include <linux/module.h>
+#include <linux/stt.h>
 #include <net/rtnetlink.h>
 
 #include "device.h"
 #include "stats.h"
-#include "stt_netlink.h"
 
 static int __init stt_mod_init(void)
 {

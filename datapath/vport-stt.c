@@ -15,9 +15,9 @@
 #include <linux/openvswitch.h>
 #include <linux/rtnetlink.h>
 #include <net/rtnetlink.h>
+#include <net/stt.h>
 
 #include "ovs-abi.h"
-#include "stt.h"
 
 /* Upstream never named it; Open vSwitch userspace uses this number. */
 #define OVS_VPORT_TYPE_STT 106

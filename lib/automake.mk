@@ -7,7 +7,6 @@ lib_libstt_a_SOURCES = \
 	lib/stt_err.h \
 	lib/stt_hdr.c \
 	lib/stt_hdr.h \
-	lib/stt_netlink.h \
 	lib/stt_reasm.c \
 	lib/stt_reasm.h \
 	lib/stt_types.h \

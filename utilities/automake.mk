@@ -13,7 +13,7 @@ utilities_stt_ctl_SOURCES = \
 	utilities/stt-ctl-nl.h \
 	utilities/stt-link.c \
 	utilities/stt-link.h \
-	lib/stt_netlink.h
+	include/uapi/linux/stt.h
 nodist_utilities_stt_ctl_SOURCES = stt-version.h
 utilities_stt_ctl_CFLAGS = $(AM_CFLAGS) $(LIBNL_CFLAGS)
 utilities_stt_ctl_LDADD = $(LIBNL_LIBS)
@@ -33,7 +33,7 @@ utilities_link_stt_so_SOURCES = \
 	utilities/link_stt.c \
 	utilities/stt-link.c \
 	utilities/stt-link.h \
-	lib/stt_netlink.h
+	include/uapi/linux/stt.h
 utilities_link_stt_so_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
 utilities_link_stt_so_LDFLAGS = -shared
 

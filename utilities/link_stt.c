@@ -15,6 +15,7 @@
 #include <config.h>
 
 #include <arpa/inet.h>
+#include <linux/stt.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,7 +23,6 @@
 
 #include "iproute2-abi.h"
 #include "stt-link.h"
-#include "stt_netlink.h"
 
 /* ip hands print_opt() its attributes as struct rtattr; stt-link.c reads
  * struct nlattr.  Both are the same netlink attribute header. */

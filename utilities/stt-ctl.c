@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * stt-ctl: create, change, delete and show stt tunnel devices (rtnetlink
- * link kind "stt", attributes in lib/stt_netlink.h) and their counters.
+ * link kind "stt", attributes in include/uapi/linux/stt.h) and their counters.
  *
  * Every word of a command line is checked before anything is sent to the
  * kernel; what the kernel refuses is reported with its own message.
@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
+#include <linux/stt.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <stdarg.h>
@@ -38,7 +39,6 @@
 #include "stt-ctl-json.h"
 #include "stt-ctl-nl.h"
 #include "stt-link.h"
-#include "stt_netlink.h"
 
 /* Exit codes, as documented in stt-ctl(8). */
 enum {

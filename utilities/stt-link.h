@@ -13,11 +13,10 @@
 #define STT_LINK_H 1
 
 #include <linux/netlink.h>
+#include <linux/stt.h>
 #include <netinet/in.h>
 #include <stdbool.h>
 #include <stdint.h>
-
-#include "stt_netlink.h"
 
 struct stt_addr {
     int family;                 /* AF_INET or AF_INET6; 0 if absent. */

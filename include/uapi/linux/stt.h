@@ -3,8 +3,8 @@
  * rtnetlink attributes of link kind "stt" (IFLA_INFO_DATA), shared by the
  * kernel module and the user tools.  Numbers are ABI: append only.
  */
-#ifndef _STT_NETLINK_H
-#define _STT_NETLINK_H
+#ifndef _UAPI_LINUX_STT_H
+#define _UAPI_LINUX_STT_H
 
 #include <linux/types.h>
 
@@ -41,4 +41,4 @@ enum ifla_stt_df {
 	__STT_DF_END,
 };
 
-#endif /* _STT_NETLINK_H */
+#endif /* _UAPI_LINUX_STT_H */

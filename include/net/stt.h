@@ -2,8 +2,8 @@
 /*
  * What stt.ko exports to other modules (vport-stt.ko).
  */
-#ifndef _STT_H
-#define _STT_H
+#ifndef _NET_STT_H
+#define _NET_STT_H
 
 #include <linux/types.h>
 
@@ -20,4 +20,4 @@ struct net_device *stt_dev_create_fb(struct net *net, const char *name,
 /* The destination port (host order) an stt device receives on. */
 u16 stt_dev_dst_port(const struct net_device *dev);
 
-#endif /* _STT_H */
+#endif /* _NET_STT_H */
