@@ -281,6 +281,14 @@ class Scenario:
         if not short_name(self.release).endswith("-debug"):
             pytest.skip("on Debian's kernels, %s check the same" % covered_by)
 
+    def on_newest_selected_distro_kernel(self):
+        """Whether this is the newest Debian 12 kernel of this session's
+        selection: for tests whose outcome does not depend on the kernel
+        series (another project's own tests), which run on one only."""
+        distro = [r for s, r in selected_kernels(self.config)
+                  if "-" not in s]
+        return bool(distro) and self.release == distro[-1]
+
     def on_trixie_lane(self):
         """Whether this is the Debian 13 lane, whose guest has that root as
         its / (and so not the host's /lib/modules)."""
