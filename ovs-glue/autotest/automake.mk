@@ -5,7 +5,7 @@
 #
 # check-dummy.sh: the dummy-datapath "tunnel - STT" tests ("make check").
 # The kernel-datapath ones (system-stt.at) run in the guest
-# (tests/guest/test_ovs_autotest.py).
+# (the guest test ovs_autotest, scenarios/ovs-autotest.sh).
 TESTS += ovs-glue/autotest/check-dummy.sh
 EXTRA_DIST += \
 	ovs-glue/autotest/build-testsuites \

@@ -38,6 +38,8 @@ import subprocess
 
 import pytest
 
+import scenario_cases
+
 GUEST_DIR = os.path.dirname(os.path.realpath(__file__))
 RUN_GUEST = os.path.join(GUEST_DIR, "run-guest")
 SCENARIOS = os.path.join(GUEST_DIR, "scenarios")
@@ -193,6 +195,13 @@ def pytest_collection_modifyitems(items):
 
 
 def pytest_generate_tests(metafunc):
+    # The case first, so that ids end with the kernel ("dev_dev-6.12-debug"),
+    # as pytest_collection_modifyitems expects.
+    if "case" in metafunc.fixturenames:
+        metafunc.parametrize("case", [
+            pytest.param(case, id=case.name, marks=[pytest.mark.trixie_lane]
+                         if case.on_trixie_lane else [])
+            for case in scenario_cases.all_cases(SCENARIOS)])
     if "kver" in metafunc.fixturenames:
         kernels = selected_kernels(metafunc.config)
         metafunc.parametrize("kver", [r for _, r in kernels],
@@ -362,6 +371,9 @@ class Scenario:
 def scenario(request, kver):
     """Scenario runner for the test's kernel:
     scenario.run("vxlan-smoke.sh"), scenario.modules()."""
-    return Scenario(request.config, kver, request.node.originalname,
-                    request.node)
+    name = request.node.originalname
+    callspec = getattr(request.node, "callspec", None)
+    if callspec and "case" in callspec.params:
+        name = "test_" + callspec.params["case"].name
+    return Scenario(request.config, kver, name, request.node)
 

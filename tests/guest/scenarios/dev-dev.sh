@@ -7,6 +7,10 @@
 # tshark and scapy see it.
 #
 #   a: s0 10.0.0.1  u0 192.0.2.1 ===== 192.0.2.2 u0  s0 10.0.0.2 :b
+#
+# Test: dev_dev
+#   timeout: 700
+#   kernels: not debug: lifecycle-dev and underlay-routes
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

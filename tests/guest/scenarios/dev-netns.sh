@@ -9,6 +9,11 @@
 #
 #   a: s0 10.0.0.1 \                                   / s0 10.0.0.2 :b
 #                   under: 192.0.2.1, 192.0.2.2 (lo)
+#
+# Test: dev_netns
+#   timeout: 500
+#   kernels: not debug: lifecycle-dev (link-netns devices whose namespaces go
+#     under traffic)
 set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../stt-lib.sh"

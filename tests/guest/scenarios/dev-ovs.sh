@@ -7,6 +7,10 @@
 # ways, 64 MiB with SHA-256, counters, and the wire as tshark sees it.
 #
 #   vm1 10.0.0.1 -- br0 [host1] tun0 -- u0 192.0.2.1 === 192.0.2.2 u0 -- s0 10.0.0.2 [host2]
+#
+# Test: dev_ovs
+#   timeout: 700
+#   kernels: debug instead
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

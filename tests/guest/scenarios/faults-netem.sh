@@ -21,6 +21,10 @@
 # them again (no GRO), and netem sits on b's side of the wire: b's ingress
 # is redirected through ifb0, whose root qdisc is netem.  Segments from b to
 # a (inner ACKs) are not faulted, so that direction must balance exactly.
+#
+# Test: faults_netem
+#   timeout: 600
+#   kernels: debug instead
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

@@ -18,6 +18,10 @@
 # reason for each drop it counted.
 # With a device on 7471 too, nothing answers on 7471 either; once that
 # device is gone, the TCP stack answers again.
+#
+# Test: hostile_unclaimed
+#   timeout: 300
+#   kernels: not debug: hostile (the same receive hook and drops)
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

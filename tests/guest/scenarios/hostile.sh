@@ -26,6 +26,12 @@
 # drains to 0 within the timeout once a flood stops.
 #
 # Usage: hostile.sh [SEED] (stt-attack's random classes; logged).
+#
+# Test: hostile
+#   Two CPUs: the attack and the transfer are received side by side.
+#   timeout: 600
+#   cpus: 2
+#   kernels: debug instead
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

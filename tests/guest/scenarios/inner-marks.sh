@@ -28,6 +28,10 @@
 #
 # runs every part, or the ones named (for a module that fails one, to see
 # what it does with the next).
+#
+# Test: inner_marks
+#   timeout: 400
+#   kernels: debug instead
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

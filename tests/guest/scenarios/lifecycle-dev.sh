@@ -22,6 +22,12 @@
 #   c: s0 10.0.0.1  u0 192.0.2.1 ===== 192.0.2.2 u0  s0 10.0.0.2 :d
 #   e: s0 10.0.1.1 \                                 / s0 10.0.1.2 :f
 #                   under: 192.0.2.1, 192.0.2.2 (dummy)
+#
+# Test: lifecycle_dev
+#   Two CPUs, so that teardown races with traffic on another CPU.
+#   timeout: 600
+#   cpus: 2
+#   kernels: debug instead
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

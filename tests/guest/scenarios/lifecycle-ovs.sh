@@ -11,6 +11,12 @@
 #
 #   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
 #   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
+#
+# Test: lifecycle_ovs
+#   Two CPUs, so that teardown races with traffic on another CPU.
+#   timeout: 600
+#   cpus: 2
+#   kernels: debug instead
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

@@ -32,6 +32,16 @@
 # moved, no RX/TX errors on the devices.  Each step is logged to the kernel
 # log too ("stt-scenario: step ..."), so the console shows which step a
 # crash came in.
+#
+# Test: nic_underlay_dev dev
+#   timeout: 1500
+#   nics: e1000e virtio-net-pci,mrg_rxbuf=off
+#   kernels: debug instead
+# Test: nic_underlay_ovs ovs
+#   timeout: 1200
+#   nics: e1000e virtio-net-pci,mrg_rxbuf=off
+#   kernels: not debug: nic-underlay dev (the same drivers and receive paths)
+#     and dev-ovs
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

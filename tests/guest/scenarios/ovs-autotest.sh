@@ -11,6 +11,19 @@
 #   BUILDDIR  made on the host by ovs-glue/autotest/build-testsuites (the
 #             guest's root is read-only)
 #   stt-only  without Open vSwitch's stock tunnel tests
+#
+# Test: ovs_autotest
+#   BUILDDIR is built on the host from the openvswitch-source of the guest's
+#   root.  The STT cases run on every kernel; Open vSwitch's stock tests on
+#   the newest Debian 12 kernel only (stt-only elsewhere): they show that
+#   loading vport_stt leaves the other tunnel types working, which does not
+#   depend on the kernel series or the Open vSwitch version, and each costs
+#   a minute of emulated Open vSwitch start and stop.
+#   timeout: 400
+#   host: ovs-autotest
+#   lanes: trixie
+#   kernels: not debug: dev-ovs and ovs-keys (an Open vSwitch port against a
+#     plain stt device; key=flow, remote_ip=flow, 802.1Q)
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

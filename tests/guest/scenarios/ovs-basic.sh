@@ -15,6 +15,16 @@
 #
 #   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
 #   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
+#
+# Test: ovs_basic
+#   VERSION is what the modules under test report; with pytest's
+#   --stt-packaged, FROM is updates/dkms, where the stt-dkms package
+#   installed on the host put them (not on the Debian 13 lane, whose guest
+#   has its own root).
+#   timeout: 600
+#   host: ovs-basic
+#   lanes: trixie
+#   kernels: not debug: ovs-keys, dev-ovs and ovs-churn
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

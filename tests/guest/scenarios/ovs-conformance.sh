@@ -16,6 +16,11 @@
 #
 #   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
 #   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
+#
+# Test: ovs_conformance
+#   timeout: 600
+#   kernels: not debug: dev-ovs (judged the same way), ovs-keys and
+#     nic-underlay dev
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

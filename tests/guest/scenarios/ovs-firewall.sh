@@ -18,6 +18,11 @@
 #
 #   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
 #   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
+#
+# Test: ovs_firewall
+#   timeout: 600
+#   kernels: not debug: underlay-policy (netfilter around the STT hook) and
+#     ovs-keys
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

@@ -34,6 +34,11 @@
 # of the host's where /etc/ipsec.conf, /etc/ipsec.secrets, /etc/strongswan.d
 # and /run are the host's own (the guest's /etc is the read-only host root;
 # charon keeps its pid files and sockets directly in /run).
+#
+# Test: ovs_ipsec
+#   timeout: 400
+#   kernels: not debug: underlay-policy (ESP in transport mode, the inbound
+#     policy's drop) and ovs-keys
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

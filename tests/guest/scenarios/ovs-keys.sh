@@ -13,6 +13,11 @@
 #   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
 #   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
 #   10.0.100.1 (eth0.100)                           10.0.100.2 (eth0.100)
+#
+# Test: ovs_keys
+#   timeout: 600
+#   kernels: debug only: ovs-autotest's STT cases (key=flow with a 64-bit
+#     tun_id, remote_ip=flow, 802.1Q, another id unanswered)
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

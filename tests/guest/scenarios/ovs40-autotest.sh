@@ -8,6 +8,12 @@
 # log, and the directory of every failed test, are kept in the results.
 #
 #   ovs40-autotest.sh PREFIX   (PREFIX: what ovs-glue/build-ovs printed)
+#
+# Test: ovs40_autotest
+#   PREFIX comes from ovs-glue/build-ovs; the case skips when it is not built.
+#   timeout: 600
+#   host: ovs40
+#   kernels: not debug: ovs-keys and dev-ovs
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

@@ -16,6 +16,13 @@
 #
 #   vm1 --- br0 [host1] stt0 --- u0 ===== u0 --- stt0 [host2] br0 --- vm2
 #   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
+#
+# Test: ovs40_stt
+#   PREFIX comes from ovs-glue/build-ovs; the case skips when it is not built.
+#   timeout: 600
+#   host: ovs40
+#   kernels: not debug: ovs-keys (the same external device, metadata receive
+#     and set(tunnel()) transmit) and stt-device (rtnetlink creation)
 
 set -eu
 STT_OVS_PREFIX=${1:?usage: ovs40-stt.sh PREFIX}

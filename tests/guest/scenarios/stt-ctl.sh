@@ -15,6 +15,11 @@
 #
 #   a: s0 (external 7471) s2 (external 4790)  u0 192.0.2.1 === 192.0.2.2 u0  b
 #   u: underlay namespace of the link-netns checks
+#
+# Test: stt_ctl
+#   timeout: 600
+#   kernels: not debug: lifecycle-dev and dev-ovs (the same rtnetlink paths;
+#     the rest is userspace)
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

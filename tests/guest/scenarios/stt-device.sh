@@ -7,6 +7,11 @@
 # the namespace, and module unload.
 #
 #   a: s0 (external, port 7471)  u0 192.0.2.1 === 192.0.2.2 u0  b
+#
+# Test: stt_device
+#   timeout: 300
+#   kernels: not debug: lifecycle-dev and dev-ovs (devices made, refused and
+#     torn down)
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

@@ -27,6 +27,10 @@
 #
 # runs both parts, or only the one named (for a module that fails the
 # first, to see what it does with the second).
+#
+# Test: underlay_policy
+#   timeout: 400
+#   kernels: debug instead
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

@@ -23,6 +23,10 @@
 #
 # runs both parts, or the one named (for a module that fails the first, to
 # see what it does with the second).
+#
+# Test: underlay_routes
+#   timeout: 400
+#   kernels: debug instead
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

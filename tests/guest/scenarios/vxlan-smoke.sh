@@ -10,6 +10,12 @@
 #
 # Usage: vxlan-smoke.sh [TYPE]   (TYPE vxlan, the default, geneve or stt;
 # stt needs the modules under test)
+#
+# Test: vxlan_smoke vxlan
+#   It tells a broken rig from a broken STT module.
+#   timeout: 480
+#   modules: no
+#   kernels: newest distro: the rig does not depend on the kernel
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

@@ -1,0 +1,166 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The guest tests each scenario declares in its header comment.
+
+A scenario script (scenarios/*.sh) becomes one or more pytest cases through
+a block in its leading comment:
+
+    # Test: NAME [ARG...]
+    #   What the case checks, in prose (the test's description).
+    #   timeout: SECONDS
+    #   cpus: 2
+    #   nics: e1000e virtio-net-pci,mrg_rxbuf=off
+    #   kernels: debug instead
+    #   host: ovs-autotest
+
+"Test:" starts a case called NAME that runs the script with ARGs.  Indented
+lines after it are the case's description, except "KEY: VALUE" lines with
+one of these keys (a deeper indented line continues a value):
+
+  timeout   seconds the run may take on a distro kernel (required); the
+            debug kernel gets conftest.DEBUG_KERNEL_SLOWDOWN times more
+  cpus      guest CPUs (default conftest.DEFAULT_CPUS)
+  nics      emulated NICs, run-guest --nic each (default none)
+  modules   "no": the scenario needs no STT modules (default: it needs
+            stt.ko and vport-stt.ko, built for each kernel)
+  kernels   "all" (default); "debug instead": on the debug kernel rather
+            than the distro kernel of its series; "not debug: COVERED_BY"
+            or "debug only: COVERED_BY", naming what checks the same on the
+            other kernels; "newest distro: WHY"
+  lanes     "trixie": runs on the Debian 13 lane too (pytest marker
+            trixie_lane)
+  host      a step run on the host first that adds the scenario's leading
+            arguments (HOST_STEPS in test_scenarios.py)
+"""
+
+import os
+import re
+import shlex
+
+KEYS = ("timeout", "cpus", "nics", "modules", "kernels", "lanes", "host")
+KERNEL_POLICIES = ("all", "debug instead", "not debug", "debug only",
+                   "newest distro")
+
+
+class Case:
+    """One declared test: the script, its arguments and how it runs."""
+
+    def __init__(self, script, name, args, lineno):
+        self.script = script
+        self.name = name
+        self.args = args
+        self.lineno = lineno
+        self.about = []
+        self.options = {}
+
+    def option(self, key, default=None):
+        return self.options.get(key, default)
+
+    @property
+    def timeout(self):
+        return int(self.options["timeout"])
+
+    @property
+    def cpus(self):
+        return int(self.options["cpus"]) if "cpus" in self.options else None
+
+    @property
+    def nics(self):
+        return tuple(self.options.get("nics", "").split())
+
+    @property
+    def needs_modules(self):
+        return self.options.get("modules", "yes") != "no"
+
+    @property
+    def kernel_policy(self):
+        """(policy, text): e.g. ("not debug", "lifecycle-dev and ...")."""
+        policy, _, text = self.options.get("kernels", "all").partition(":")
+        return policy.strip(), text.strip()
+
+    @property
+    def on_trixie_lane(self):
+        return self.options.get("lanes") == "trixie"
+
+    def where(self):
+        return "%s:%d" % (self.script, self.lineno)
+
+
+class CaseError(Exception):
+    pass
+
+
+def _check(case):
+    if "timeout" not in case.options:
+        raise CaseError("%s: test %s has no timeout" % (case.where(),
+                                                        case.name))
+    for key in ("timeout", "cpus"):
+        value = case.options.get(key)
+        if value is not None and not value.isdigit():
+            raise CaseError("%s: %s must be a number of %s, not %r" % (
+                case.where(), key, "seconds" if key == "timeout" else "CPUs",
+                value))
+    policy, text = case.kernel_policy
+    if policy not in KERNEL_POLICIES:
+        raise CaseError("%s: kernels: %r is not one of %s" % (
+            case.where(), policy, ", ".join(KERNEL_POLICIES)))
+    if policy in ("not debug", "debug only", "newest distro") and not text:
+        raise CaseError("%s: kernels: %s needs a reason after a colon" % (
+            case.where(), policy))
+    if case.options.get("lanes", "trixie") != "trixie":
+        raise CaseError("%s: lanes: only \"trixie\" is known" % case.where())
+
+
+def read_cases(path):
+    """The cases declared in the leading comment of the script at PATH."""
+    script = os.path.basename(path)
+    cases = []
+    case = None
+    key = None
+    with open(path) as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.startswith("#"):
+                break
+            text = line[1:].rstrip("\n")
+            m = re.match(r" Test: (\S+)(.*)$", text)
+            if m:
+                case = Case(script, m.group(1), shlex.split(m.group(2)),
+                            lineno)
+                cases.append(case)
+                key = None
+                continue
+            if case is None:
+                continue
+            if not text.startswith("   "):
+                case = None
+                continue
+            m = re.match(r"   (\w+): (.*)$", text)
+            if m and m.group(1) in KEYS:
+                key = m.group(1)
+                case.options[key] = m.group(2).strip()
+            elif key and text.startswith("     "):
+                case.options[key] += " " + text.strip()
+            else:
+                key = None
+                case.about.append(text.strip())
+    names = [c.name for c in cases]
+    for c in cases:
+        _check(c)
+        if names.count(c.name) > 1:
+            raise CaseError("%s: two tests are called %s" % (c.where(),
+                                                             c.name))
+    return cases
+
+
+def all_cases(directory):
+    """Every case of every scenario in DIRECTORY, by script name."""
+    cases = []
+    for name in sorted(os.listdir(directory)):
+        if name.endswith(".sh"):
+            cases += read_cases(os.path.join(directory, name))
+    seen = {}
+    for c in cases:
+        if c.name in seen:
+            raise CaseError("%s: test %s is declared in %s too" % (
+                c.where(), c.name, seen[c.name]))
+        seen[c.name] = c.where()
+    return cases

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+"""scenario_cases.py reads what scenario headers declare, and refuses a
+malformed declaration by file, line and key (no guest)."""
+
+import pytest
+
+from scenario_cases import CaseError, read_cases
+
+GOOD = """\
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A scenario.
+#
+# Test: two_ways dev fast
+#   What it checks.
+#   timeout: 700
+#   cpus: 2
+#   nics: e1000e virtio-net-pci,mrg_rxbuf=off
+#   kernels: not debug: lifecycle-dev (devices made
+#     and torn down)
+# Test: plain
+#   timeout: 300
+#   lanes: trixie
+
+set -eu
+# Test: not_a_test (past the header)
+"""
+
+
+def write(tmp_path, text):
+    path = tmp_path / "x.sh"
+    path.write_text(text)
+    return str(path)
+
+
+def test_declarations_read(tmp_path):
+    first, second = read_cases(write(tmp_path, GOOD))
+    assert (first.name, first.args, first.timeout, first.cpus) == \
+        ("two_ways", ["dev", "fast"], 700, 2)
+    assert first.nics == ("e1000e", "virtio-net-pci,mrg_rxbuf=off")
+    assert first.kernel_policy == \
+        ("not debug", "lifecycle-dev (devices made and torn down)")
+    assert first.about == ["What it checks."]
+    assert not first.on_trixie_lane and first.needs_modules
+    assert (second.name, second.args, second.cpus) == ("plain", [], None)
+    assert second.kernel_policy == ("all", "") and second.on_trixie_lane
+
+
+@pytest.mark.parametrize("block,message", [
+    ("#   cpus: 2\n", "x.sh:1: test t has no timeout"),
+    ("#   timeout: ten\n", "x.sh:1: timeout must be a number of seconds"),
+    ("#   timeout: 9\n#   kernels: sometimes\n",
+     "x.sh:1: kernels: 'sometimes' is not one of"),
+    ("#   timeout: 9\n#   kernels: not debug\n",
+     "x.sh:1: kernels: not debug needs a reason"),
+    ("#   timeout: 9\n# Test: t\n#   timeout: 9\n", "two tests are called t"),
+])
+def test_malformed_declarations_refused(tmp_path, block, message):
+    with pytest.raises(CaseError) as err:
+        read_cases(write(tmp_path, "# Test: t\n" + block))
+    assert message in str(err.value)

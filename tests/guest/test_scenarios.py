@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Every scenario's guest tests, per kernel, as each scenario's header
+declares them (scenario_cases.py says how):
+
+    /usr/bin/python3 -m pytest -v tests/guest/test_scenarios.py \\
+        --stt-modules-dir '_build/{short}/datapath/linux'
+    # one scenario's cases: -k dev-dev;  one kernel: --stt-kernel 6.12
+
+Each case boots a fresh guest and runs its script in scenarios/; a case
+fails, naming what to pass, when the module build for its kernel is
+missing.  Timeouts are bounds for a busy 2-core machine, not expected
+durations.
+"""
+import os
+import subprocess
+
+import pytest
+
+from conftest import guest_root, newest_distro_kernel, short_name
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.realpath(__file__))))
+
+
+def _run_host(cmd, what):
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.fail("%s failed:\n%s%s" % (what, proc.stdout, proc.stderr),
+                    pytrace=False)
+    return proc.stdout.strip()
+
+
+def ovs_basic_args(scenario):
+    """The stt version the guest's modules must report, and where they come
+    from: with --stt-packaged, what DKMS installed on this host (the guest
+    sees the host's /lib/modules), except on the Debian 13 lane, whose guest
+    has its own root; otherwise the build under test."""
+    if scenario.config.getoption("stt_packaged") and \
+            not scenario.on_trixie_lane():
+        version = _run_host(["dpkg-query", "-W", "-f=${Version}",
+                             "stt-dkms"], "dpkg-query stt-dkms")
+        return [version, "updates/dkms"], None
+    modules = scenario.modules()
+    version = _run_host(["modinfo", "-F", "version",
+                         os.path.join(modules, "stt.ko")], "modinfo stt.ko")
+    return [version], modules
+
+
+def ovs_autotest_args(scenario):
+    """Open vSwitch's testsuites, built (or found current) now on the host
+    from the macros of the openvswitch-source package of the guest's root
+    (Debian 12's tarball on the host, Debian 13's tree in that lane's
+    root); and "stt-only" except on the newest Debian 12 kernel of the
+    selection, where Open vSwitch's stock tunnel tests run too."""
+    root = guest_root(scenario.release)
+    if root == "/":
+        build, source = "ovs-autotest", []
+    else:
+        build = "ovs-autotest-" + short_name(scenario.release)
+        source = ["--source", os.path.join(root, "usr/src/openvswitch")]
+    build = os.path.join(REPO, "_build", build)
+    _run_host([os.path.join(REPO, "ovs-glue", "autotest", "build-testsuites")]
+              + source + [build], "build-testsuites")
+    stock = [] if scenario.on_newest_selected_distro_kernel() else \
+        ["stt-only"]
+    return [build] + stock, scenario.modules()
+
+
+def ovs40_args(scenario):
+    """The prefix of Open vSwitch 4.0 with the STT series; skips the case
+    when it is not built (build-ovs --if-built builds nothing)."""
+    prefix = _run_host([os.path.join(REPO, "ovs-glue", "build-ovs"),
+                        "--if-built"], "ovs-glue/build-ovs --if-built")
+    if not prefix:
+        pytest.skip("Open vSwitch 4.0 with the STT series is not built: "
+                    "run ovs-glue/build-ovs (a cold build took 7 to 14 "
+                    "minutes on this 2-core machine)")
+    return [prefix], scenario.modules()
+
+
+# A scenario header's "host: NAME": a function of the Scenario returning
+# (leading arguments, module directory or None).
+HOST_STEPS = {
+    "ovs-basic": ovs_basic_args,
+    "ovs-autotest": ovs_autotest_args,
+    "ovs40": ovs40_args,
+}
+
+
+def apply_kernel_policy(scenario, case):
+    policy, text = case.kernel_policy
+    if policy == "debug instead":
+        scenario.on_debug_kernel_instead()
+    elif policy == "not debug":
+        scenario.skip_on_debug_kernel(text)
+    elif policy == "debug only":
+        scenario.only_on_debug_kernel(text)
+    elif policy == "newest distro" and \
+            scenario.release != newest_distro_kernel():
+        pytest.skip("runs on the newest distro kernel only: " + text)
+
+
+def test_scenario(scenario, case):
+    apply_kernel_policy(scenario, case)
+    host = case.option("host")
+    if host:
+        if host not in HOST_STEPS:
+            pytest.fail("%s: no host step %r (test_scenarios.HOST_STEPS)"
+                        % (case.where(), host), pytrace=False)
+        args, modules = HOST_STEPS[host](scenario)
+    else:
+        args = []
+        modules = scenario.modules() if case.needs_modules else None
+    extra = {"cpus": case.cpus} if case.cpus else {}
+    scenario.run(case.script, *(args + case.args), modules_dir=modules,
+                 timeout=case.timeout, nics=case.nics, **extra)
