@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The stt device on its own, without Open vSwitch: rtnetlink creation and its
-# refusals (with the kernel's message), receive interception only where a
+# refusals (with the kernel's message, from a raw rtnetlink client that sends
+# what stt-ctl would refuse before asking), receive interception only where a
 # device exists (nothing answers as a TCP listener on its port), cleanup with
 # the namespace, and module unload.
 #
@@ -63,6 +64,23 @@ expect_refusal a "Invalid argument: an stt device needs a remote address (fixed 
 	add s1
 expect_refusal a "Invalid argument: destination port must not be 0" \
 	add s1 external dstport 0
+# The kernel's own checks of what stt-ctl refuses before asking, sent raw.
+expect_refusal a "Invalid argument: attribute not allowed in external mode: tunnel parameters come with each packet" \
+	add s1 external remote 192.0.2.2
+expect_refusal a "Invalid argument: ttl and ttl inherit are exclusive" \
+	add s1 remote 192.0.2.2 ttl 64 ttl-inherit
+expect_refusal a "Invalid argument: source port range must be non-zero and low <= high" \
+	add s1 remote 192.0.2.2 srcport 5000 4000
+expect_refusal a "Invalid argument: remote must be a unicast address" \
+	add s1 remote 224.0.0.1
+run in_ns a "$STT_LINK" add f0 remote 192.0.2.2 id 7
+expect_refusal a "Operation not supported: destination port cannot be changed" \
+	set f0 dstport 4000
+expect_refusal a "Operation not supported: external mode cannot be changed" \
+	set f0 external
+expect_refusal a "Operation not supported: an external device has nothing to change: tunnel parameters come with each packet" \
+	set s0 ttl 9
+run in_ns a "$STT_LINK" del f0
 run in_ns a "$STT_LINK" add s2 external dstport 4790
 run in_ns a ip -d link show s0
 in_ns a ip -d link show s0 | grep -q 'maxmtu 65503' ||
