@@ -21,84 +21,60 @@ struct drop_reason {
 	const char *later;
 };
 
+#define NO_DROP			{ SKB_NOT_DROPPED_YET }
 #define DROP(reason)		{ SKB_DROP_REASON_##reason }
 #define LATER(reason, older)	{ SKB_DROP_REASON_##older, #reason }
 
-/* Each counter's ethtool -S name and, if it counts drops, their reason. */
+/* The block a counter is charged to. */
+enum charge {
+	CHARGE_DEV,
+	CHARGE_PORT,
+};
+
+/* The rtnl_link_stats64 fields a counter folds into (stt_get_stats64()). */
+enum {
+	TX_ERRORS		= BIT(0),
+	TX_CARRIER_ERRORS	= BIT(1),
+	COLLISIONS		= BIT(2),
+	TX_DROPPED		= BIT(3),
+	RX_ERRORS		= BIT(4),
+	RX_CRC_ERRORS		= BIT(5),
+	RX_FRAME_ERRORS		= BIT(6),
+	RX_DROPPED		= BIT(7),
+};
+
+/* Each counter's row of stats-list.h; the lib/ block's have no name here:
+ * stt_err_name() gives it.
+ */
 static const struct {
 	const char *name;
 	struct drop_reason drop;
-} counter_desc[STT_RX_ERR_LIB] = {
-	[STT_TX_FRAMES]		= { "tx_frames" },
-	[STT_TX_SEGMENTS]	= { "tx_segments" },
-	[STT_TX_SW_SEGMENTED]	= { "tx_sw_segmented" },
-	/* Without tunnel metadata a packet has nowhere to be routed. */
-	[STT_TX_NO_TUNNEL_INFO]	= { "tx_drop_no_tunnel_info",
-				    LATER(TUNNEL_TXINFO, IP_OUTNOROUTES) },
-	/* IP output frees what it refuses, with its own reason. */
-	[STT_TX_DROP_IP_OUTPUT]	= { "tx_drop_ip_output" },
-	[STT_TX_DROP_RECONFIG]	= { "tx_drop_reconfig", DROP(DEV_READY) },
-	[STT_TX_ERR_FAMILY]	= { "tx_err_family", DROP(UNHANDLED_PROTO) },
-	[STT_TX_ERR_ROUTE]	= { "tx_err_route", DROP(IP_OUTNOROUTES) },
-	/* The only route leads back into the device. */
-	[STT_TX_ERR_LOOP]	= { "tx_err_loop", DROP(IP_OUTNOROUTES) },
-	[STT_TX_ERR_FRAME_TOO_BIG] = { "tx_err_frame_too_big",
-				    DROP(PKT_TOO_BIG) },
-	[STT_TX_ERR_NOMEM]	= { "tx_err_nomem", DROP(NOMEM) },
-	[STT_TX_ERR_CSUM]	= { "tx_err_csum", DROP(SKB_CSUM) },
-	[STT_TX_ERR_GSO]	= { "tx_err_gso", DROP(SKB_GSO_SEG) },
-	[STT_TX_ERR_INNER]	= { "tx_err_inner", DROP(HDR_TRUNC) },
-	[STT_RX_FRAMES]		= { "rx_frames" },
-	[STT_RX_ERR_INNER]	= { "rx_err_inner", DROP(INVALID_PROTO) },
-	/* On 6.1, what IP says of a header it cannot accept. */
-	[STT_RX_ERR_ECN]	= { "rx_err_ecn",
-				    LATER(IP_TUNNEL_ECN, IP_INHDR) },
-	/* 6.1's vxlan drops its own frames unspecified too. */
-	[STT_RX_ERR_LOOP]	= { "rx_err_loop",
-				    LATER(LOCAL_MAC, NOT_SPECIFIED) },
-	[STT_RX_DROP_DEV_DOWN]	= { "rx_drop_dev_down", DROP(DEV_READY) },
-	[STT_RX_ERR_NOMEM]	= { "rx_err_nomem", DROP(NOMEM) },
-	[STT_RX_SEGMENTS]	= { "rx_segments" },
-	[STT_RX_FRAMES_REASSEMBLED] = { "rx_frames_reassembled" },
-	[STT_RX_FRAMES_COPIED]	= { "rx_frames_copied" },
-	/* 6.1's IP reassembly expires fragments unspecified too. */
-	[STT_RX_REASM_TIMEOUTS]	= { "rx_reasm_timeouts",
-				    LATER(FRAG_REASM_TIMEOUT, NOT_SPECIFIED) },
-	/* A limit of our own, not the allocator failing. */
-	[STT_RX_REASM_MEM_DROPS] = { "rx_reasm_mem_drops", DROP(PROTO_MEM) },
-	[STT_RX_ERR_BAD_CSUM]	= { "rx_err_bad_csum", DROP(TCP_CSUM) },
-	[STT_RX_ERR_TCP_FLAGS]	= { "rx_err_tcp_flags", DROP(TCP_FLAGS) },
-	[STT_RX_ERR_TCP_DOFF]	= { "rx_err_tcp_doff", DROP(INVALID_PROTO) },
-	/* What TCP says of a header cut short. */
-	[STT_RX_ERR_TCP_TRUNCATED] = { "rx_err_tcp_truncated",
-				    DROP(PKT_TOO_SMALL) },
-	/* No device takes this sender's context id: TCP's "no socket". */
-	[STT_RX_ERR_NO_DEVICE]	= { "rx_err_no_device", DROP(NO_SOCKET) },
-	[STT_RX_ERR_PORT_NOMEM]	= { "rx_err_port_nomem", DROP(NOMEM) },
-	[STT_RX_ERR_XFRM_POLICY] = { "rx_err_xfrm_policy", DROP(XFRM_POLICY) },
-	[STT_PMTU_UPDATES]	= { "pmtu_updates" },
+	u8 charge;
+	u8 folds;
+} counter_desc[STT_COUNTER_MAX] = {
+#define X(counter, ethtool_name, charge, drop, folds)			\
+	[STT_##counter] = { ethtool_name, drop, CHARGE_##charge, folds },
+#define LIB(err, charge, drop, folds)					\
+	[STT_RX_ERR_LIB + STT_ERR_##err - 1] = {			\
+		NULL, drop, CHARGE_##charge, folds },
+#include "stats-list.h"
+#undef X
+#undef LIB
 };
 
-/* The drop reason of each lib/ rejection (rx_err_<stt_err_name()>). */
-static const struct drop_reason lib_drop[STT_ERR_MAX] = {
-	[STT_ERR_FRAME_LEN]	= DROP(PKT_TOO_SMALL),
-	[STT_ERR_SEG_EMPTY]	= DROP(PKT_TOO_SMALL),
-	/* The offset is the low half of the TCP sequence number. */
-	[STT_ERR_SEG_OFFSET]	= DROP(TCP_INVALID_SEQUENCE),
-	[STT_ERR_SEG_LEN]	= DROP(TCP_INVALID_SEQUENCE),
-	[STT_ERR_TRUNCATED]	= DROP(HDR_TRUNC),
-	[STT_ERR_VERSION]	= DROP(UNHANDLED_PROTO),
-	[STT_ERR_FLAGS]		= DROP(INVALID_PROTO),
-	[STT_ERR_L4_OFFSET]	= DROP(INVALID_PROTO),
-	[STT_ERR_MSS]		= DROP(INVALID_PROTO),
-	/* On 6.1, what TCP says of data it already has. */
-	[STT_ERR_DUPLICATE]	= LATER(DUP_FRAG, TCP_OLD_DATA),
-	[STT_ERR_OVERLAP]	= LATER(DUP_FRAG, TCP_OLD_DATA),
-	[STT_ERR_LEN_MISMATCH]	= DROP(INVALID_PROTO),
-	/* A bound on what one frame may cost, as PROTO_MEM is. */
-	[STT_ERR_TOO_FRAGMENTED] = DROP(PROTO_MEM),
-	[STT_ERR_MSS_SMALL]	= DROP(INVALID_PROTO),
+/*
+ * The lib/ block has one row per enum stt_err but STT_OK: a row twice is two
+ * enumerators of one name here, and the count catches one missing.
+ */
+enum {
+#define X(...)
+#define LIB(err, ...)	LIB_ROW_##err,
+#include "stats-list.h"
+#undef X
+#undef LIB
+	LIB_ROWS
 };
+static_assert(LIB_ROWS + 1 == STT_ERR_MAX);
 
 static enum skb_drop_reason counter_reasons[STT_COUNTER_MAX] __ro_after_init;
 
@@ -117,10 +93,8 @@ void stt_stats_init(void)
 {
 	int i;
 
-	for (i = 0; i < STT_RX_ERR_LIB; i++)
+	for (i = 0; i < STT_COUNTER_MAX; i++)
 		counter_reasons[i] = resolve(&counter_desc[i].drop);
-	for (i = STT_OK + 1; i < STT_ERR_MAX; i++)
-		counter_reasons[stt_err_counter(i)] = resolve(&lib_drop[i]);
 }
 
 enum skb_drop_reason stt_drop_reason(enum stt_counter c)
@@ -160,9 +134,13 @@ void stt_counters_free(struct stt_counters __percpu *counters)
 	free_percpu(counters);
 }
 
-/* Adds (does not assign) so that a device and its port can be combined. */
-void stt_counters_sum(struct stt_counters __percpu *counters,
-		      u64 sum[STT_COUNTER_MAX])
+/*
+ * Adds (does not assign) so that a device and its port can be combined.
+ * @block says whose block it is: a debug kernel checks that callers count
+ * each counter in the block its row of stats-list.h charges.
+ */
+static void counters_sum(struct stt_counters __percpu *counters,
+			 enum charge block, u64 sum[STT_COUNTER_MAX])
 {
 	int cpu, i;
 
@@ -177,8 +155,11 @@ void stt_counters_sum(struct stt_counters __percpu *counters,
 				snap[i] = u64_stats_read(&p->count[i]);
 		} while (u64_stats_fetch_retry(&p->syncp, start));
 
-		for (i = 0; i < STT_COUNTER_MAX; i++)
+		for (i = 0; i < STT_COUNTER_MAX; i++) {
+			DEBUG_NET_WARN_ON_ONCE(snap[i] &&
+					       counter_desc[i].charge != block);
 			sum[i] += snap[i];
+		}
 	}
 }
 
@@ -195,12 +176,12 @@ static void dev_counters(struct net_device *dev, u64 sum[STT_COUNTER_MAX],
 	const struct stt_port *port;
 
 	memset(sum, 0, sizeof(u64) * STT_COUNTER_MAX);
-	stt_counters_sum(stt->counters, sum);
+	counters_sum(stt->counters, CHARGE_DEV, sum);
 
 	rcu_read_lock();
 	port = rcu_dereference(stt->port);
 	if (port) {
-		stt_counters_sum(port->counters, sum);
+		counters_sum(port->counters, CHARGE_PORT, sum);
 		if (gauges) {
 			gauges[GAUGE_REASM_FRAMES] = READ_ONCE(port->reasm.nr_frames);
 			gauges[GAUGE_REASM_BYTES] = READ_ONCE(port->reasm.mem);
@@ -212,43 +193,34 @@ static void dev_counters(struct net_device *dev, u64 sum[STT_COUNTER_MAX],
 	rcu_read_unlock();
 }
 
-static u64 sum_range(const u64 *c, int first, int last)
-{
-	u64 total = 0;
-
-	while (first <= last)
-		total += c[first++];
-	return total;
-}
-
 void stt_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats)
 {
 	u64 c[STT_COUNTER_MAX];
+	int i;
 
 	dev_get_tstats64(dev, stats);
 	dev_counters(dev, c, NULL);
 
-	stats->tx_errors += sum_range(c, STT_TX_ERR_FAMILY, STT_TX_ERR_INNER);
-	stats->tx_carrier_errors += c[STT_TX_ERR_ROUTE];
-	stats->collisions += c[STT_TX_ERR_LOOP];
-	/* STT_TX_DROP_IP_OUTPUT is in tx_dropped or tx_errors already:
-	 * iptunnel_xmit() counted it in the device's own stats.
-	 */
-	stats->tx_dropped += c[STT_TX_NO_TUNNEL_INFO] + c[STT_TX_ERR_NOMEM] +
-			     c[STT_TX_DROP_RECONFIG];
+	for (i = 0; i < STT_COUNTER_MAX; i++) {
+		unsigned int folds = counter_desc[i].folds;
 
-	stats->rx_errors += c[STT_RX_ERR_INNER] + c[STT_RX_ERR_ECN] +
-			    c[STT_RX_ERR_LOOP] +
-			    c[STT_RX_ERR_BAD_CSUM] + c[STT_RX_ERR_XFRM_POLICY] +
-			    sum_range(c, STT_RX_ERR_TCP_FLAGS,
-				      STT_RX_ERR_TCP_TRUNCATED) +
-			    sum_range(c, STT_RX_ERR_LIB, STT_COUNTER_MAX - 1);
-	stats->rx_crc_errors += c[STT_RX_ERR_BAD_CSUM];
-	stats->rx_frame_errors += c[STT_RX_REASM_TIMEOUTS] + c[STT_RX_ERR_ECN];
-	stats->rx_dropped += c[STT_RX_DROP_DEV_DOWN] + c[STT_RX_ERR_NOMEM] +
-			     c[STT_RX_REASM_TIMEOUTS] +
-			     c[STT_RX_REASM_MEM_DROPS] +
-			     c[STT_RX_ERR_NO_DEVICE] + c[STT_RX_ERR_PORT_NOMEM];
+		if (folds & TX_ERRORS)
+			stats->tx_errors += c[i];
+		if (folds & TX_CARRIER_ERRORS)
+			stats->tx_carrier_errors += c[i];
+		if (folds & COLLISIONS)
+			stats->collisions += c[i];
+		if (folds & TX_DROPPED)
+			stats->tx_dropped += c[i];
+		if (folds & RX_ERRORS)
+			stats->rx_errors += c[i];
+		if (folds & RX_CRC_ERRORS)
+			stats->rx_crc_errors += c[i];
+		if (folds & RX_FRAME_ERRORS)
+			stats->rx_frame_errors += c[i];
+		if (folds & RX_DROPPED)
+			stats->rx_dropped += c[i];
+	}
 }
 
 static int stt_get_sset_count(struct net_device *dev, int sset)

@@ -4,8 +4,8 @@
  * owns a per-CPU block; ethtool -S shows a device's block added to the block
  * of the port it receives on, and ip -s link folds the error counters into
  * the standard rx/tx error and drop fields.  Each counter that counts
- * drops has the kernel's drop reason beside its ethtool name (stats.c), so
- * that dropwatch, perf's skb:kfree_skb and pwru say why too.
+ * drops has the kernel's drop reason in its row of stats-list.h, so that
+ * dropwatch, perf's skb:kfree_skb and pwru say why too.
  */
 #ifndef _STT_STATS_H
 #define _STT_STATS_H
@@ -20,44 +20,14 @@
 struct net_device;
 struct rtnl_link_stats64;
 
+/* In ethtool -S order, one per row of stats-list.h. */
 enum stt_counter {
-	/* Transmit, charged to the device. */
-	STT_TX_FRAMES,
-	STT_TX_SEGMENTS,
-	STT_TX_SW_SEGMENTED,		/* inner GSO we could not carry */
-	STT_TX_NO_TUNNEL_INFO,		/* e.g. the stack's own IPv6 ND */
-	STT_TX_DROP_IP_OUTPUT,		/* refused by IP output */
-	STT_TX_DROP_RECONFIG,		/* sent while changelink ran */
-	STT_TX_ERR_FAMILY,
-	STT_TX_ERR_ROUTE,
-	STT_TX_ERR_LOOP,
-	STT_TX_ERR_FRAME_TOO_BIG,
-	STT_TX_ERR_NOMEM,
-	STT_TX_ERR_CSUM,
-	STT_TX_ERR_GSO,
-	STT_TX_ERR_INNER,		/* inner IP header cut short */
-	/* Receive after demultiplexing, charged to the device. */
-	STT_RX_FRAMES,
-	STT_RX_ERR_INNER,		/* inner headers contradict STT flags */
-	STT_RX_ERR_ECN,			/* CE outside on a Not-ECT inner packet */
-	STT_RX_ERR_LOOP,		/* sent from the device's own MAC */
-	STT_RX_DROP_DEV_DOWN,
-	STT_RX_ERR_NOMEM,
-	/* Receive before a device is known, charged to the port. */
-	STT_RX_SEGMENTS,
-	STT_RX_FRAMES_REASSEMBLED,
-	STT_RX_FRAMES_COPIED,		/* payload copied, not shared (frame.c) */
-	STT_RX_REASM_TIMEOUTS,
-	STT_RX_REASM_MEM_DROPS,
-	STT_RX_ERR_BAD_CSUM,
-	STT_RX_ERR_TCP_FLAGS,
-	STT_RX_ERR_TCP_DOFF,
-	STT_RX_ERR_TCP_TRUNCATED,	/* TCP header cut short */
-	STT_RX_ERR_NO_DEVICE,
-	STT_RX_ERR_PORT_NOMEM,
-	STT_RX_ERR_XFRM_POLICY,		/* refused by the inbound IPsec policy */
-	STT_PMTU_UPDATES,		/* ICMP "fragmentation needed" taken */
-	/* One counter per lib/ rejection reason, named after it. */
+#define X(counter, ...)	STT_##counter,
+#define LIB(...)
+#include "stats-list.h"
+#undef X
+#undef LIB
+	/* The lib/ block: stt_err_counter() maps an enum stt_err here. */
 	STT_RX_ERR_LIB,
 	STT_COUNTER_MAX = STT_RX_ERR_LIB + STT_ERR_MAX - 1,
 };
@@ -106,8 +76,6 @@ static inline void stt_drop(struct stt_counters __percpu *counters,
 
 struct stt_counters __percpu *stt_counters_alloc(void);
 void stt_counters_free(struct stt_counters __percpu *counters);
-void stt_counters_sum(struct stt_counters __percpu *counters,
-		      u64 sum[STT_COUNTER_MAX]);
 
 void stt_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats);
 extern const struct ethtool_ops stt_ethtool_ops;
