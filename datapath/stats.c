@@ -52,14 +52,14 @@ static const struct {
 	u8 charge;
 	u8 folds;
 } counter_desc[STT_COUNTER_MAX] = {
-#define X(counter, ethtool_name, charge, drop, folds)			\
+#define STT_COUNTER(counter, ethtool_name, charge, drop, folds)		\
 	[STT_##counter] = { ethtool_name, drop, CHARGE_##charge, folds },
-#define LIB(err, charge, drop, folds)					\
+#define STT_LIB_COUNTER(err, charge, drop, folds)			\
 	[STT_RX_ERR_LIB + STT_ERR_##err - 1] = {			\
 		NULL, drop, CHARGE_##charge, folds },
 #include "stats-list.h"
-#undef X
-#undef LIB
+#undef STT_COUNTER
+#undef STT_LIB_COUNTER
 };
 
 /*
@@ -67,11 +67,11 @@ static const struct {
  * enumerators of one name here, and the count catches one missing.
  */
 enum {
-#define X(...)
-#define LIB(err, ...)	LIB_ROW_##err,
+#define STT_COUNTER(...)
+#define STT_LIB_COUNTER(err, ...)	LIB_ROW_##err,
 #include "stats-list.h"
-#undef X
-#undef LIB
+#undef STT_COUNTER
+#undef STT_LIB_COUNTER
 	LIB_ROWS
 };
 static_assert(LIB_ROWS + 1 == STT_ERR_MAX);

@@ -22,11 +22,11 @@ struct rtnl_link_stats64;
 
 /* In ethtool -S order, one per row of stats-list.h. */
 enum stt_counter {
-#define X(counter, ...)	STT_##counter,
-#define LIB(...)
+#define STT_COUNTER(counter, ...)	STT_##counter,
+#define STT_LIB_COUNTER(...)
 #include "stats-list.h"
-#undef X
-#undef LIB
+#undef STT_COUNTER
+#undef STT_LIB_COUNTER
 	/* The lib/ block: stt_err_counter() maps an enum stt_err here. */
 	STT_RX_ERR_LIB,
 	STT_COUNTER_MAX = STT_RX_ERR_LIB + STT_ERR_MAX - 1,
