@@ -744,7 +744,7 @@ cmd_del(int argc, char *argv[])
 
 /* ---- show -------------------------------------------------------------- */
 
-/* Text output of stt_link_info_print(): one line, built field by field. */
+/* A device's line of show in text, built field by field. */
 struct text_line {
     char buf[512];
     size_t len;
@@ -771,8 +771,8 @@ text_append(struct text_line *line, const char *format, ...)
     }
 }
 
-/* Where stt_link_info_print() writes for stt-ctl: JSON into 'j' if set,
- * else text into 'line'. */
+/* Where show prints, iproute2's way: JSON into 'j' if set, else text into
+ * 'line'; each field says which of them it is for (enum stt_print_to). */
 struct ctl_out {
     struct json *j;
     struct text_line *line;
@@ -810,6 +810,19 @@ out_uint(void *out_, enum stt_print_to to, const char *key,
         return;
     } else if (out->j) {
         json_uint(out->j, key, value);
+    } else {
+        text_append(out->line, fmt, value);
+    }
+}
+
+static void
+out_int(struct ctl_out *out, enum stt_print_to to, const char *key,
+        const char *fmt, int value)
+{
+    if (!out_takes(out, to)) {
+        return;
+    } else if (out->j) {
+        json_int(out->j, key, value);
     } else {
         text_append(out->line, fmt, value);
     }
@@ -863,23 +876,6 @@ print_link_info(const struct stt_link_info *info, struct ctl_out *out)
     };
 
     stt_link_info_print(info, &printer);
-}
-
-/* "NAME: stt" and the words of "ip -d link show", which are those "add"
- * takes: a line can be pasted back into "stt-ctl add". */
-static void
-print_link_config(const struct link *l)
-{
-    struct text_line line = { .len = 0 };
-    struct ctl_out out = { .j = NULL, .line = &line };
-
-    text_append(&line, "%s: %s ", l->name, l->kind);
-    print_link_info(&l->info, &out);
-    if (l->has_link_netnsid) {
-        text_append(&line, "link-netnsid %d ", l->link_netnsid);
-    }
-    line.buf[line.len - 1] = '\0';     /* The last field's space. */
-    puts(line.buf);
 }
 
 struct stat_column {
@@ -994,26 +990,14 @@ json_stat_columns(struct json *j, const struct rtnl_link_stats64 *stats,
     }
 }
 
+/* The "stats64" and "counters" objects of -j -s. */
 static void
-json_link(struct json *j, const struct link *l, const struct eth_counters *c)
+json_link_stats(struct json *j, const struct link *l,
+                const struct eth_counters *c)
 {
-    struct ctl_out out = { .j = j, .line = NULL };
     size_t i;
 
-    /* The shape of "ip -j -d link show". */
-    json_object_start(j, NULL);
-    json_int(j, "ifindex", l->ifindex);
-    json_string(j, "ifname", l->name);
-    if (l->has_link_netnsid) {
-        json_int(j, "link_netnsid", l->link_netnsid);
-    }
-    json_object_start(j, "linkinfo");
-    json_string(j, "info_kind", l->kind);
-    json_object_start(j, "info_data");
-    print_link_info(&l->info, &out);
-    json_object_end(j);
-    json_object_end(j);
-    if (show_stats && l->has_stats) {
+    if (l->has_stats) {
         json_object_start(j, "stats64");
         json_object_start(j, "rx");
         json_stat_columns(j, &l->stats, rx_columns, N_COLUMNS(rx_columns));
@@ -1027,14 +1011,48 @@ json_link(struct json *j, const struct link *l, const struct eth_counters *c)
         json_object_end(j);
         json_object_end(j);
     }
-    if (show_stats) {
-        json_object_start(j, "counters");
-        for (i = 0; i < c->n; i++) {
-            json_uint(j, c->names[i], c->values[i]);
-        }
-        json_object_end(j);
+    json_object_start(j, "counters");
+    for (i = 0; i < c->n; i++) {
+        json_uint(j, c->names[i], c->values[i]);
     }
     json_object_end(j);
+}
+
+/* A device as "ip -d link show" prints it in text, "NAME: stt" and the
+ * words "add" takes (a line can be pasted back into "stt-ctl add"), and
+ * in the shape of "ip -j -d link show" in JSON; then with -s its
+ * statistics and counters, in columns or objects. */
+static void
+print_link(struct ctl_out *out, const struct link *l,
+           const struct eth_counters *c)
+{
+    out_object_start(out, NULL);
+    out_int(out, STT_PRINT_JSON, "ifindex", NULL, l->ifindex);
+    out_string(out, STT_PRINT_ANY, "ifname", "%s: ", l->name);
+    if (l->has_link_netnsid) {
+        out_int(out, STT_PRINT_JSON, "link_netnsid", NULL, l->link_netnsid);
+    }
+    out_object_start(out, "linkinfo");
+    out_string(out, STT_PRINT_ANY, "info_kind", "%s ", l->kind);
+    out_object_start(out, "info_data");
+    print_link_info(&l->info, out);
+    out_object_end(out);
+    out_object_end(out);
+    /* At the end of the line in text, as "ip -d link" has it. */
+    if (l->has_link_netnsid) {
+        out_int(out, STT_PRINT_TEXT, NULL, "link-netnsid %d ",
+                l->link_netnsid);
+    }
+    if (!out->j) {
+        out->line->buf[out->line->len - 1] = '\0';   /* The last space. */
+        puts(out->line->buf);
+    }
+    if (show_stats && out->j) {
+        json_link_stats(out->j, l, c);
+    } else if (show_stats) {
+        print_link_stats(l, c);
+    }
+    out_object_end(out);
 }
 
 static int
@@ -1094,17 +1112,15 @@ cmd_show(int argc, char *argv[])
     if (json_output) {
         json_init(&j, stdout);
         json_array_start(&j, NULL);
-        for (i = 0; i < list.n; i++) {
-            json_link(&j, &list.links[i], &counters[i]);
-        }
+    }
+    for (i = 0; i < list.n; i++) {
+        struct text_line line = { .len = 0 };
+        struct ctl_out out = { .j = json_output ? &j : NULL, .line = &line };
+
+        print_link(&out, &list.links[i], &counters[i]);
+    }
+    if (json_output) {
         json_array_end(&j);
-    } else {
-        for (i = 0; i < list.n; i++) {
-            print_link_config(&list.links[i]);
-            if (show_stats) {
-                print_link_stats(&list.links[i], &counters[i]);
-            }
-        }
     }
 
     for (i = 0; i < list.n; i++) {
