@@ -81,10 +81,6 @@ int print_color_bool(enum output_type, enum color_attr, const char *key,
 
 /* include/libnetlink.h: 0 or, when the attribute does not fit, -1 after
  * saying so on stderr. */
-int addattr(struct nlmsghdr *, int maxlen, int type);
-int addattr8(struct nlmsghdr *, int maxlen, int type, __u8 data);
-int addattr16(struct nlmsghdr *, int maxlen, int type, __u16 data);
-int addattr64(struct nlmsghdr *, int maxlen, int type, __u64 data);
 int addattr_l(struct nlmsghdr *, int maxlen, int type, const void *data,
               int alen);
 

@@ -14,10 +14,8 @@
  */
 #include <config.h>
 
-#include <arpa/inet.h>
 #include <linux/stt.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -53,146 +51,60 @@ Where: ADDR  := IPv4 or IPv6 address\n\
 The same words as stt-ctl add; see stt-ctl(8).\n", f);
 }
 
-enum word {
-    W_REMOTE, W_LOCAL, W_ID, W_DSTPORT, W_SRCPORT, W_TTL, W_TOS, W_DF,
-    W_EXTERNAL, N_WORDS
-};
-
-static const struct {
-    const char *name;
-    int n_values;
-    const char *expected;
-} words[N_WORDS] = {
-    [W_REMOTE] = { "remote", 1, "expected an IPv4 or IPv6 address" },
-    [W_LOCAL] = { "local", 1, "expected an IPv4 or IPv6 address" },
-    [W_ID] = { "id", 1,
-               "expected 0-18446744073709551615 (decimal, or hex with 0x)" },
-    [W_DSTPORT] = { "dstport", 1, "expected 1-65535" },
-    [W_SRCPORT] = { "srcport", 2, "expected MIN MAX, each 1-65535" },
-    [W_TTL] = { "ttl", 1, "expected 0-255, auto or inherit" },
-    [W_TOS] = { "tos", 1, "expected 0-255 or inherit" },
-    [W_DF] = { "df", 1, "expected set, unset or inherit" },
-    [W_EXTERNAL] = { "external", 0, NULL },
-};
-
+/* An stt_put_fn for ip's request. */
 static int
-put_addr(struct nlmsghdr *n, enum word w, int attr4, int attr6,
-         const char *s)
+ip_put(void *n, int type, const void *data, size_t size)
 {
-    struct stt_addr addr;
-
-    if (!stt_parse_addr(s, &addr)) {
-        invarg(words[w].expected, s);
-    }
-    if (addr.family == AF_INET) {
-        return addattr_l(n, IPROUTE2_REQ_MAXLEN, attr4, &addr.in,
-                         sizeof addr.in);
-    }
-    return addattr_l(n, IPROUTE2_REQ_MAXLEN, attr6, &addr.in6,
-                     sizeof addr.in6);
+    return addattr_l(n, IPROUTE2_REQ_MAXLEN, type, data, size);
 }
 
-static uint16_t
-get_port(const char *s, enum word w)
-{
-    uint64_t port;
-
-    if (!stt_parse_uint(s, UINT16_MAX, &port) || !port) {
-        invarg(words[w].expected, s);
-    }
-    return port;
-}
-
-/* Adds the IFLA_STT_* attribute of word 'w' with 'v' its values. */
-static int
-put_word(struct nlmsghdr *n, enum word w, char **v)
-{
-    struct ifla_stt_port_range range;
-    bool inherit;
-    uint64_t id;
-    uint8_t u8;
-
-    switch (w) {
-    case W_REMOTE:
-        return put_addr(n, w, IFLA_STT_REMOTE, IFLA_STT_REMOTE6, v[0]);
-    case W_LOCAL:
-        return put_addr(n, w, IFLA_STT_LOCAL, IFLA_STT_LOCAL6, v[0]);
-    case W_ID:
-        if (!stt_parse_uint(v[0], UINT64_MAX, &id)) {
-            invarg(words[w].expected, v[0]);
-        }
-        return addattr64(n, IPROUTE2_REQ_MAXLEN, IFLA_STT_ID, id);
-    case W_DSTPORT:
-        return addattr16(n, IPROUTE2_REQ_MAXLEN, IFLA_STT_PORT,
-                         htons(get_port(v[0], w)));
-    case W_SRCPORT:
-        range.low = htons(get_port(v[0], w));
-        range.high = htons(get_port(v[1], w));
-        if (ntohs(range.low) > ntohs(range.high)) {
-            invarg("srcport MIN is greater than MAX", v[0]);
-        }
-        return addattr_l(n, IPROUTE2_REQ_MAXLEN, IFLA_STT_PORT_RANGE,
-                         &range, sizeof range);
-    case W_TTL:
-        if (!stt_parse_ttl(v[0], &inherit, &u8)) {
-            invarg(words[w].expected, v[0]);
-        }
-        return (inherit
-                ? addattr(n, IPROUTE2_REQ_MAXLEN, IFLA_STT_TTL_INHERIT)
-                : addattr8(n, IPROUTE2_REQ_MAXLEN, IFLA_STT_TTL, u8));
-    case W_TOS:
-        if (!stt_parse_tos(v[0], &u8)) {
-            invarg(words[w].expected, v[0]);
-        }
-        return addattr8(n, IPROUTE2_REQ_MAXLEN, IFLA_STT_TOS, u8);
-    case W_DF:
-        if (!stt_parse_df(v[0], &u8)) {
-            invarg(words[w].expected, v[0]);
-        }
-        return addattr8(n, IPROUTE2_REQ_MAXLEN, IFLA_STT_DF, u8);
-    case W_EXTERNAL:
-        return addattr(n, IPROUTE2_REQ_MAXLEN, IFLA_STT_COLLECT_METADATA);
-    case N_WORDS:
-        break;
-    }
-    return -1;
-}
-
-/* ip has opened IFLA_INFO_DATA in 'n' and closes it after us. */
+/* ip has opened IFLA_INFO_DATA in 'n' and closes it after us.  Each word's
+ * attribute goes in as the word is read, in the order of the command
+ * line. */
 static int
 stt_parse_opt(struct link_util *lu, int argc, char **argv,
               struct nlmsghdr *n)
 {
-    bool given[N_WORDS] = { false };
+    struct stt_link_info info;
 
     (void) lu;
+    memset(&info, 0, sizeof info);
     while (argc > 0) {
-        int w;
+        const struct stt_word *w = stt_word_find(*argv);
+        const char *why;
+        int bad;
 
-        for (w = 0; w < N_WORDS && strcmp(*argv, words[w].name); w++) {
-            continue;
-        }
-        if (w == N_WORDS) {
+        if (!w) {
             if (strcmp(*argv, "help")) {
                 fprintf(stderr, "stt: unknown word \"%s\"\n\n", *argv);
             }
             print_usage(stderr);
             return -1;
         }
-        if (given[w]) {
-            duparg(words[w].name, argc > 1 ? argv[1] : *argv);
+        if (stt_word_present(w, &info)) {
+            duparg(w->name, argc > 1 ? argv[1] : *argv);
         }
-        if (argc - 1 < words[w].n_values) {
+        if (argc - 1 < w->n_values) {
             fprintf(stderr, "Error: missing value for \"%s\": %s\n",
-                    words[w].name, words[w].expected);
+                    w->name, w->expected);
             return -1;
         }
-        if (put_word(n, w, argv + 1)) {
+        why = w->parse(w, argv + 1, &info, &bad);
+        if (why) {
+            char msg[128];
+
+            /* ip's "argument "X" is wrong: MSG" names the value only. */
+            if (why != w->expected) {
+                snprintf(msg, sizeof msg, "%s %s", w->name, why);
+                why = msg;
+            }
+            invarg(why, argv[1 + bad]);
+        }
+        if (stt_word_put(w, &info, ip_put, n)) {
             return -1;
         }
-        given[w] = true;
-        argc -= 1 + words[w].n_values;
-        argv += 1 + words[w].n_values;
+        argc -= 1 + w->n_values;
+        argv += 1 + w->n_values;
     }
     return 0;
 }
@@ -221,10 +133,11 @@ ip_uint(void *aux, enum stt_print_to to, const char *key, const char *fmt,
 }
 
 static void
-ip_flag(void *aux, const char *key, const char *fmt)
+ip_bool(void *aux, enum stt_print_to to, const char *key, const char *fmt,
+        bool value)
 {
     (void) aux;
-    print_color_bool(PRINT_ANY, COLOR_NONE, key, fmt, true);
+    print_color_bool(output_type(to), COLOR_NONE, key, fmt, value);
 }
 
 static void
@@ -246,10 +159,9 @@ static void
 stt_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 {
     const struct stt_printer printer = {
-        .json = is_json_context(),
         .string = ip_string,
         .uint = ip_uint,
-        .flag = ip_flag,
+        .boolean = ip_bool,
         .object_start = ip_object_start,
         .object_end = ip_object_end,
     };

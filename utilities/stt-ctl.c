@@ -9,7 +9,6 @@
 #include <config.h>
 #include "stt-version.h"
 
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +19,6 @@
 #include <linux/rtnetlink.h>
 #include <linux/stt.h>
 #include <net/if.h>
-#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,6 +47,9 @@ enum {
 
 #define PROGRAM_NAME "stt-ctl"
 #define TRY_HELP "(try '" PROGRAM_NAME " --help')"
+
+#define CONTAINER_OF(POINTER, STRUCT, MEMBER) \
+    ((STRUCT *) (void *) ((char *) (POINTER) - offsetof(STRUCT, MEMBER)))
 
 /* Where ip-netns(8) binds network namespaces by name. */
 static const char *const netns_dirs[] = { "/run/netns", "/var/run/netns" };
@@ -94,9 +95,85 @@ runtime_error(int error, const char *format, ...)
     exit(EXIT_RUNTIME);
 }
 
+/* ---- Parsing the words of add and set ---------------------------------- */
+
+/* What the words of add and set gave. */
+struct stt_options {
+    struct stt_link_info info;  /* The IFLA_STT_* attributes. */
+    const char *link_netns;
+};
+
+/* A name for a file in /run/netns, as "ip netns add" accepts. */
+static const char *
+parse_link_netns(const struct stt_word *w, char *values[],
+                 struct stt_link_info *info, int *bad)
+{
+    struct stt_options *o = CONTAINER_OF(info, struct stt_options, info);
+    const char *name = values[0];
+
+    if (!name[0] || strchr(name, '/') || !strcmp(name, ".")
+        || !strcmp(name, "..")) {
+        *bad = 0;
+        return w->expected;
+    }
+    o->link_netns = name;
+    return NULL;
+}
+
+/* stt-ctl's words: those of stt-link.c, which are IFLA_STT_* attributes,
+ * then its own, which are not. */
+static const struct stt_word ctl_words[] = {
+    { "link-netns", 1, "NS", "underlay network namespace (ip netns name)",
+      "expected a network namespace name, as in 'ip netns list'",
+      false, STT_FIXED_PEER | STT_EXTERNAL, { { 0, 0, NULL } }, 0,
+      parse_link_netns, NULL },
+};
+#define N_CTL_WORDS (sizeof ctl_words / sizeof ctl_words[0])
+
+static size_t
+n_words(void)
+{
+    return stt_n_words + N_CTL_WORDS;
+}
+
+static const struct stt_word *
+nth_word(size_t i)
+{
+    return i < stt_n_words ? &stt_words[i] : &ctl_words[i - stt_n_words];
+}
+
+static size_t
+find_word(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < n_words() && strcmp(nth_word(i)->name, name); i++) {
+        continue;
+    }
+    return i;
+}
+
+/* The words "set" takes: "remote, local, ...". */
+static const char *
+changeable_words(void)
+{
+    static char list[128];
+    size_t i;
+
+    for (i = 0; i < n_words(); i++) {
+        if (nth_word(i)->changeable) {
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                     list[0] ? ", " : "", nth_word(i)->name);
+        }
+    }
+    return list;
+}
+
 static void
 usage(void)
 {
+    size_t i;
+
     printf("\
 Usage: %s [OPTIONS] COMMAND\n\
 Create, change, delete and show STT tunnel devices (link kind \"stt\").\n\
@@ -107,17 +184,17 @@ Commands:\n\
   del NAME                 delete device NAME\n\
   show [NAME]              show device NAME, or every stt device\n\
 \n\
-Words:\n\
-  remote ADDR            * peer's IPv4 or IPv6 address\n\
-  local ADDR             * source IPv4 or IPv6 address\n\
-  id ID                  * 64-bit context id (decimal, or hex with 0x)\n\
-  dstport PORT             destination TCP port, 1-65535 (default 7471)\n\
-  srcport MIN MAX        * source port range, 1-65535\n\
-  ttl N|inherit          * outer TTL or hop limit, 0-255\n\
-  tos N|inherit          * outer TOS, 0-255 (1 also means inherit)\n\
-  df set|unset|inherit   * outer IPv4 don't-fragment bit\n\
-  external                 metadata mode, as Open vSwitch uses it\n\
-  link-netns NS            underlay network namespace (ip netns name)\n\
+Words:\n", PROGRAM_NAME);
+    for (i = 0; i < n_words(); i++) {
+        const struct stt_word *w = nth_word(i);
+        char syntax[64];
+
+        snprintf(syntax, sizeof syntax, "%s%s%s", w->name,
+                 w->value_names ? " " : "",
+                 w->value_names ? w->value_names : "");
+        printf("  %-22s %c %s\n", syntax, w->changeable ? '*' : ' ', w->help);
+    }
+    printf("\
 \n\
 Options (before the command):\n\
   -s, --statistics         show link statistics and every counter\n\
@@ -126,167 +203,8 @@ Options (before the command):\n\
   -V, --version            print the version and exit\n\
 \n\
 Exit status: 0 done, 1 refused by the kernel or failed, 2 usage error\n\
-(nothing sent).  See stt-ctl(8).\n", PROGRAM_NAME);
+(nothing sent).  See stt-ctl(8).\n");
     exit(EXIT_OK);
-}
-
-/* ---- Parsing the words of add and set ---------------------------------- */
-
-enum opt {
-    OPT_REMOTE,
-    OPT_LOCAL,
-    OPT_ID,
-    OPT_DSTPORT,
-    OPT_SRCPORT,
-    OPT_TTL,
-    OPT_TOS,
-    OPT_DF,
-    OPT_EXTERNAL,
-    OPT_LINK_NETNS,
-    N_OPTS
-};
-
-struct stt_options {
-    bool given[N_OPTS];
-    struct stt_addr remote;
-    struct stt_addr local;
-    uint64_t id;
-    uint16_t dstport;
-    uint16_t srcport_low;
-    uint16_t srcport_high;
-    bool ttl_inherit;
-    uint8_t ttl;
-    uint8_t tos;
-    uint8_t df;
-    const char *link_netns;
-};
-
-struct word {
-    const char *name;
-    enum opt opt;
-    int n_values;
-    bool changeable;            /* Accepted by "set". */
-    const char *expected;       /* What a value must look like. */
-    bool (*parse)(struct stt_options *, char *values[]);
-};
-
-static bool
-parse_port(const char *s, uint16_t *port)
-{
-    uint64_t value;
-
-    if (!stt_parse_uint(s, UINT16_MAX, &value) || !value) {
-        return false;
-    }
-    *port = value;
-    return true;
-}
-
-static bool
-parse_remote(struct stt_options *o, char *values[])
-{
-    return stt_parse_addr(values[0], &o->remote);
-}
-
-static bool
-parse_local(struct stt_options *o, char *values[])
-{
-    return stt_parse_addr(values[0], &o->local);
-}
-
-static bool
-parse_id(struct stt_options *o, char *values[])
-{
-    return stt_parse_uint(values[0], UINT64_MAX, &o->id);
-}
-
-static bool
-parse_dstport(struct stt_options *o, char *values[])
-{
-    return parse_port(values[0], &o->dstport);
-}
-
-static bool
-parse_srcport(struct stt_options *o, char *values[])
-{
-    return (parse_port(values[0], &o->srcport_low)
-            && parse_port(values[1], &o->srcport_high));
-}
-
-static bool
-parse_ttl(struct stt_options *o, char *values[])
-{
-    return stt_parse_ttl(values[0], &o->ttl_inherit, &o->ttl);
-}
-
-static bool
-parse_tos(struct stt_options *o, char *values[])
-{
-    return stt_parse_tos(values[0], &o->tos);
-}
-
-static bool
-parse_df(struct stt_options *o, char *values[])
-{
-    return stt_parse_df(values[0], &o->df);
-}
-
-static bool
-parse_external(struct stt_options *o, char *values[])
-{
-    (void) o;
-    (void) values;
-    return true;
-}
-
-/* A name for a file in /run/netns, as "ip netns add" accepts. */
-static bool
-parse_link_netns(struct stt_options *o, char *values[])
-{
-    const char *name = values[0];
-
-    if (!name[0] || strchr(name, '/') || !strcmp(name, ".")
-        || !strcmp(name, "..")) {
-        return false;
-    }
-    o->link_netns = name;
-    return true;
-}
-
-static const struct word words[] = {
-    { "remote", OPT_REMOTE, 1, true,
-      "expected an IPv4 or IPv6 address", parse_remote },
-    { "local", OPT_LOCAL, 1, true,
-      "expected an IPv4 or IPv6 address", parse_local },
-    { "id", OPT_ID, 1, true,
-      "expected 0-18446744073709551615 (decimal, or hex with 0x)", parse_id },
-    { "dstport", OPT_DSTPORT, 1, false,
-      "expected 1-65535", parse_dstport },
-    { "srcport", OPT_SRCPORT, 2, true,
-      "expected MIN MAX, each 1-65535", parse_srcport },
-    { "ttl", OPT_TTL, 1, true,
-      "expected 0-255, auto or inherit", parse_ttl },
-    { "tos", OPT_TOS, 1, true,
-      "expected 0-255 or inherit", parse_tos },
-    { "df", OPT_DF, 1, true,
-      "expected set, unset or inherit", parse_df },
-    { "external", OPT_EXTERNAL, 0, false, NULL, parse_external },
-    { "link-netns", OPT_LINK_NETNS, 1, false,
-      "expected a network namespace name, as in 'ip netns list'",
-      parse_link_netns },
-};
-
-static const struct word *
-find_word(const char *name)
-{
-    size_t i;
-
-    for (i = 0; i < sizeof words / sizeof words[0]; i++) {
-        if (!strcmp(words[i].name, name)) {
-            return &words[i];
-        }
-    }
-    return NULL;
 }
 
 static bool
@@ -349,43 +267,47 @@ static void
 parse_words(const char *command, bool is_set, char *argv[], int argc,
             struct stt_options *o)
 {
+    bool *given = calloc(n_words(), sizeof *given);
     int i = 0;
 
+    if (!given) {
+        runtime_error(ENOMEM, "%s", command);
+    }
     memset(o, 0, sizeof *o);
     while (i < argc) {
-        const struct word *w = find_word(argv[i]);
-        int j;
+        size_t index = find_word(argv[i]);
+        const struct stt_word *w;
+        const char *why;
+        int bad, j;
 
-        if (!w) {
+        if (index == n_words()) {
             unknown_word(command, argv[i]);
         }
+        w = nth_word(index);
         if (is_set && !w->changeable) {
             usage_error("%s cannot be changed on an existing device: "
                         "delete the device and add it again", w->name);
         }
-        if (o->given[w->opt]) {
+        if (given[index]) {
             usage_error("%s given twice", w->name);
         }
         if (argc - i - 1 < w->n_values) {
             usage_error("missing value for %s: %s", w->name, w->expected);
         }
-        if (!w->parse(o, &argv[i + 1])) {
+        why = w->parse(w, &argv[i + 1], &o->info, &bad);
+        if (why) {
             char value[64] = "";
 
             for (j = 0; j < w->n_values; j++) {
                 snprintf(value + strlen(value), sizeof value - strlen(value),
                          "%s%s", j ? " " : "", argv[i + 1 + j]);
             }
-            usage_error("bad value '%s' for %s: %s",
-                        value, w->name, w->expected);
+            usage_error("bad value '%s' for %s: %s", value, w->name, why);
         }
-        if (w->opt == OPT_SRCPORT && o->srcport_low > o->srcport_high) {
-            usage_error("bad value '%s %s' for srcport: MIN is greater "
-                        "than MAX", argv[i + 1], argv[i + 2]);
-        }
-        o->given[w->opt] = true;
+        given[index] = true;
         i += 1 + w->n_values;
     }
+    free(given);
 }
 
 /* ---- Talking to the kernel --------------------------------------------- */
@@ -525,27 +447,13 @@ static struct nla_policy linkinfo_policy[IFLA_INFO_MAX + 1] = {
     [IFLA_INFO_DATA] = { .type = NLA_NESTED },
 };
 
-static struct nla_policy stt_policy[IFLA_STT_MAX + 1] = {
-    [IFLA_STT_ID] = { .type = NLA_U64 },
-    [IFLA_STT_REMOTE] = { .minlen = sizeof(struct in_addr) },
-    [IFLA_STT_REMOTE6] = { .minlen = sizeof(struct in6_addr) },
-    [IFLA_STT_LOCAL] = { .minlen = sizeof(struct in_addr) },
-    [IFLA_STT_LOCAL6] = { .minlen = sizeof(struct in6_addr) },
-    [IFLA_STT_PORT] = { .type = NLA_U16 },
-    [IFLA_STT_PORT_RANGE] = { .minlen = sizeof(struct ifla_stt_port_range) },
-    [IFLA_STT_TTL] = { .type = NLA_U8 },
-    [IFLA_STT_TTL_INHERIT] = { .type = NLA_FLAG },
-    [IFLA_STT_TOS] = { .type = NLA_U8 },
-    [IFLA_STT_DF] = { .type = NLA_U8 },
-    [IFLA_STT_COLLECT_METADATA] = { .type = NLA_FLAG },
-};
-
 static int
 parse_stt_data(struct nlattr *data, struct link *l)
 {
     struct nlattr *tb[IFLA_STT_MAX + 1];
 
-    if (nla_parse_nested(tb, IFLA_STT_MAX, data, stt_policy) < 0
+    /* stt_link_info_parse() checks each attribute's size. */
+    if (nla_parse_nested(tb, IFLA_STT_MAX, data, NULL) < 0
         || !stt_link_info_parse(&l->info, (const struct nlattr **) tb)) {
         return EPROTO;
     }
@@ -663,16 +571,20 @@ put_or_die(int nle)
     }
 }
 
-static void
-put_addr(struct nl_msg *msg, struct attr_words *aw, const char *word,
-         int attr4, int attr6, const struct stt_addr *addr)
+/* An stt_put_fn for a libnl request, that names each attribute's word. */
+struct ctl_put {
+    struct nl_msg *msg;
+    struct attr_words *aw;
+    const char *word;
+};
+
+static int
+ctl_put(void *put_, int type, const void *data, size_t size)
 {
-    note_word(aw, msg, word);
-    if (addr->family == AF_INET) {
-        put_or_die(nla_put(msg, attr4, sizeof addr->in, &addr->in));
-    } else {
-        put_or_die(nla_put(msg, attr6, sizeof addr->in6, &addr->in6));
-    }
+    struct ctl_put *put = put_;
+
+    note_word(put->aw, put->msg, put->word);
+    return nla_put(put->msg, type, size, data);
 }
 
 /* IFLA_LINKINFO with kind "stt" and the IFLA_STT_* attributes of 'o'. */
@@ -680,7 +592,9 @@ static void
 put_linkinfo(struct nl_msg *msg, const struct stt_options *o,
              struct attr_words *aw)
 {
+    struct ctl_put put = { .msg = msg, .aw = aw };
     struct nlattr *linkinfo, *data;
+    size_t i;
 
     linkinfo = nla_nest_start(msg, IFLA_LINKINFO);
     if (!linkinfo) {
@@ -692,50 +606,9 @@ put_linkinfo(struct nl_msg *msg, const struct stt_options *o,
     if (!data) {
         put_or_die(-NLE_NOMEM);
     }
-    if (o->given[OPT_REMOTE]) {
-        put_addr(msg, aw, "remote", IFLA_STT_REMOTE, IFLA_STT_REMOTE6,
-                 &o->remote);
-    }
-    if (o->given[OPT_LOCAL]) {
-        put_addr(msg, aw, "local", IFLA_STT_LOCAL, IFLA_STT_LOCAL6,
-                 &o->local);
-    }
-    if (o->given[OPT_ID]) {
-        note_word(aw, msg, "id");
-        put_or_die(nla_put_u64(msg, IFLA_STT_ID, o->id));
-    }
-    if (o->given[OPT_DSTPORT]) {
-        note_word(aw, msg, "dstport");
-        put_or_die(nla_put_u16(msg, IFLA_STT_PORT, htons(o->dstport)));
-    }
-    if (o->given[OPT_SRCPORT]) {
-        struct ifla_stt_port_range range = {
-            .low = htons(o->srcport_low),
-            .high = htons(o->srcport_high),
-        };
-
-        note_word(aw, msg, "srcport");
-        put_or_die(nla_put(msg, IFLA_STT_PORT_RANGE, sizeof range, &range));
-    }
-    if (o->given[OPT_TTL]) {
-        note_word(aw, msg, "ttl");
-        if (o->ttl_inherit) {
-            put_or_die(nla_put_flag(msg, IFLA_STT_TTL_INHERIT));
-        } else {
-            put_or_die(nla_put_u8(msg, IFLA_STT_TTL, o->ttl));
-        }
-    }
-    if (o->given[OPT_TOS]) {
-        note_word(aw, msg, "tos");
-        put_or_die(nla_put_u8(msg, IFLA_STT_TOS, o->tos));
-    }
-    if (o->given[OPT_DF]) {
-        note_word(aw, msg, "df");
-        put_or_die(nla_put_u8(msg, IFLA_STT_DF, o->df));
-    }
-    if (o->given[OPT_EXTERNAL]) {
-        note_word(aw, msg, "external");
-        put_or_die(nla_put_flag(msg, IFLA_STT_COLLECT_METADATA));
+    for (i = 0; i < stt_n_words; i++) {
+        put.word = stt_words[i].name;
+        put_or_die(stt_word_put(&stt_words[i], &o->info, ctl_put, &put));
     }
     nla_nest_end(msg, data);
     nla_nest_end(msg, linkinfo);
@@ -796,7 +669,7 @@ cmd_add(int argc, char *argv[])
     msg = alloc_msg(RTM_NEWLINK, NLM_F_CREATE | NLM_F_EXCL, &ifi);
     note_word(&aw, msg, "NAME");
     put_or_die(nla_put_string(msg, IFLA_IFNAME, name));
-    if (o.given[OPT_LINK_NETNS]) {
+    if (o.link_netns) {
         int32_t nsid = link_netnsid(sk, o.link_netns);
 
         note_word(&aw, msg, "link-netns");
@@ -825,8 +698,8 @@ cmd_set(int argc, char *argv[])
     name = parse_name("set", argv, argc);
     parse_words("set", true, argv + 1, argc - 1, &o);
     if (argc < 2) {
-        usage_error("set needs something to change: one or more of "
-                    "remote, local, id, srcport, ttl, tos, df");
+        usage_error("set needs something to change: one or more of %s",
+                    changeable_words());
     }
 
     sk = open_rtnl();
@@ -871,7 +744,7 @@ cmd_del(int argc, char *argv[])
 
 /* ---- show -------------------------------------------------------------- */
 
-/* Text output of stt_link_info_print(): one line, built field by field. */
+/* A device's line of show in text, built field by field. */
 struct text_line {
     char buf[512];
     size_t len;
@@ -898,12 +771,19 @@ text_append(struct text_line *line, const char *format, ...)
     }
 }
 
-/* Where stt_link_info_print() writes for stt-ctl: JSON into 'j' if set,
- * else text into 'line'. */
+/* Where show prints, iproute2's way: JSON into 'j' if set, else text into
+ * 'line'; each field says which of them it is for (enum stt_print_to). */
 struct ctl_out {
     struct json *j;
     struct text_line *line;
 };
+
+/* Whether a field printed 'to' goes to 'out'. */
+static bool
+out_takes(const struct ctl_out *out, enum stt_print_to to)
+{
+    return to & (out->j ? STT_PRINT_JSON : STT_PRINT_TEXT);
+}
 
 static void
 out_string(void *out_, enum stt_print_to to, const char *key,
@@ -911,9 +791,11 @@ out_string(void *out_, enum stt_print_to to, const char *key,
 {
     struct ctl_out *out = out_;
 
-    if (out->j && to != STT_PRINT_TEXT) {
+    if (!out_takes(out, to)) {
+        return;
+    } else if (out->j) {
         json_string(out->j, key, value);
-    } else if (!out->j && to != STT_PRINT_JSON) {
+    } else {
         text_append(out->line, fmt, value);
     }
 }
@@ -924,68 +806,76 @@ out_uint(void *out_, enum stt_print_to to, const char *key,
 {
     struct ctl_out *out = out_;
 
-    if (out->j && to != STT_PRINT_TEXT) {
+    if (!out_takes(out, to)) {
+        return;
+    } else if (out->j) {
         json_uint(out->j, key, value);
-    } else if (!out->j && to != STT_PRINT_JSON) {
+    } else {
         text_append(out->line, fmt, value);
     }
 }
 
 static void
-out_flag(void *out_, const char *key, const char *fmt)
+out_int(struct ctl_out *out, enum stt_print_to to, const char *key,
+        const char *fmt, int value)
+{
+    if (!out_takes(out, to)) {
+        return;
+    } else if (out->j) {
+        json_int(out->j, key, value);
+    } else {
+        text_append(out->line, fmt, value);
+    }
+}
+
+static void
+out_boolean(void *out_, enum stt_print_to to, const char *key,
+            const char *fmt, bool value)
 {
     struct ctl_out *out = out_;
 
-    if (out->j) {
-        json_bool(out->j, key, true);
+    if (!out_takes(out, to)) {
+        return;
+    } else if (out->j) {
+        json_bool(out->j, key, value);
     } else {
-        text_append(out->line, "%s", fmt);
+        text_append(out->line, fmt, value ? "true" : "false");
     }
 }
 
 static void
 out_object_start(void *out_, const char *key)
 {
-    json_object_start(((struct ctl_out *) out_)->j, key);
+    struct ctl_out *out = out_;
+
+    if (out->j) {
+        json_object_start(out->j, key);
+    }
 }
 
 static void
 out_object_end(void *out_)
 {
-    json_object_end(((struct ctl_out *) out_)->j);
+    struct ctl_out *out = out_;
+
+    if (out->j) {
+        json_object_end(out->j);
+    }
 }
 
 static void
 print_link_info(const struct stt_link_info *info, struct ctl_out *out)
 {
     const struct stt_printer printer = {
-        .json = out->j != NULL,
         .aux = out,
         .string = out_string,
         .uint = out_uint,
-        .flag = out_flag,
+        .boolean = out_boolean,
         .object_start = out_object_start,
         .object_end = out_object_end,
     };
 
     stt_link_info_print(info, &printer);
-}
-
-/* "NAME: stt" and the words of "ip -d link show", which are those "add"
- * takes: a line can be pasted back into "stt-ctl add". */
-static void
-print_link_config(const struct link *l)
-{
-    struct text_line line = { .len = 0 };
-    struct ctl_out out = { .j = NULL, .line = &line };
-
-    text_append(&line, "%s: %s ", l->name, l->kind);
-    print_link_info(&l->info, &out);
-    if (l->has_link_netnsid) {
-        text_append(&line, "link-netnsid %d ", l->link_netnsid);
-    }
-    line.buf[line.len - 1] = '\0';     /* The last field's space. */
-    puts(line.buf);
 }
 
 struct stat_column {
@@ -1100,26 +990,14 @@ json_stat_columns(struct json *j, const struct rtnl_link_stats64 *stats,
     }
 }
 
+/* The "stats64" and "counters" objects of -j -s. */
 static void
-json_link(struct json *j, const struct link *l, const struct eth_counters *c)
+json_link_stats(struct json *j, const struct link *l,
+                const struct eth_counters *c)
 {
-    struct ctl_out out = { .j = j, .line = NULL };
     size_t i;
 
-    /* The shape of "ip -j -d link show". */
-    json_object_start(j, NULL);
-    json_int(j, "ifindex", l->ifindex);
-    json_string(j, "ifname", l->name);
-    if (l->has_link_netnsid) {
-        json_int(j, "link_netnsid", l->link_netnsid);
-    }
-    json_object_start(j, "linkinfo");
-    json_string(j, "info_kind", l->kind);
-    json_object_start(j, "info_data");
-    print_link_info(&l->info, &out);
-    json_object_end(j);
-    json_object_end(j);
-    if (show_stats && l->has_stats) {
+    if (l->has_stats) {
         json_object_start(j, "stats64");
         json_object_start(j, "rx");
         json_stat_columns(j, &l->stats, rx_columns, N_COLUMNS(rx_columns));
@@ -1133,14 +1011,48 @@ json_link(struct json *j, const struct link *l, const struct eth_counters *c)
         json_object_end(j);
         json_object_end(j);
     }
-    if (show_stats) {
-        json_object_start(j, "counters");
-        for (i = 0; i < c->n; i++) {
-            json_uint(j, c->names[i], c->values[i]);
-        }
-        json_object_end(j);
+    json_object_start(j, "counters");
+    for (i = 0; i < c->n; i++) {
+        json_uint(j, c->names[i], c->values[i]);
     }
     json_object_end(j);
+}
+
+/* A device as "ip -d link show" prints it in text, "NAME: stt" and the
+ * words "add" takes (a line can be pasted back into "stt-ctl add"), and
+ * in the shape of "ip -j -d link show" in JSON; then with -s its
+ * statistics and counters, in columns or objects. */
+static void
+print_link(struct ctl_out *out, const struct link *l,
+           const struct eth_counters *c)
+{
+    out_object_start(out, NULL);
+    out_int(out, STT_PRINT_JSON, "ifindex", NULL, l->ifindex);
+    out_string(out, STT_PRINT_ANY, "ifname", "%s: ", l->name);
+    if (l->has_link_netnsid) {
+        out_int(out, STT_PRINT_JSON, "link_netnsid", NULL, l->link_netnsid);
+    }
+    out_object_start(out, "linkinfo");
+    out_string(out, STT_PRINT_ANY, "info_kind", "%s ", l->kind);
+    out_object_start(out, "info_data");
+    print_link_info(&l->info, out);
+    out_object_end(out);
+    out_object_end(out);
+    /* At the end of the line in text, as "ip -d link" has it. */
+    if (l->has_link_netnsid) {
+        out_int(out, STT_PRINT_TEXT, NULL, "link-netnsid %d ",
+                l->link_netnsid);
+    }
+    if (!out->j) {
+        out->line->buf[out->line->len - 1] = '\0';   /* The last space. */
+        puts(out->line->buf);
+    }
+    if (show_stats && out->j) {
+        json_link_stats(out->j, l, c);
+    } else if (show_stats) {
+        print_link_stats(l, c);
+    }
+    out_object_end(out);
 }
 
 static int
@@ -1200,17 +1112,15 @@ cmd_show(int argc, char *argv[])
     if (json_output) {
         json_init(&j, stdout);
         json_array_start(&j, NULL);
-        for (i = 0; i < list.n; i++) {
-            json_link(&j, &list.links[i], &counters[i]);
-        }
+    }
+    for (i = 0; i < list.n; i++) {
+        struct text_line line = { .len = 0 };
+        struct ctl_out out = { .j = json_output ? &j : NULL, .line = &line };
+
+        print_link(&out, &list.links[i], &counters[i]);
+    }
+    if (json_output) {
         json_array_end(&j);
-    } else {
-        for (i = 0; i < list.n; i++) {
-            print_link_config(&list.links[i]);
-            if (show_stats) {
-                print_link_stats(&list.links[i], &counters[i]);
-            }
-        }
     }
 
     for (i = 0; i < list.n; i++) {
