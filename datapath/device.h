@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The stt network device (rtnetlink kind "stt") and per-namespace state.
+ * The stt network device: its configuration and its state.
  */
 #ifndef _STT_DEVICE_H
 #define _STT_DEVICE_H
@@ -11,6 +11,7 @@
 #include <net/gro_cells.h>
 #include <net/ip_tunnels.h>
 
+struct netlink_ext_ack;
 struct stt_port;
 
 /* What the user asked for (rtnetlink attributes IFLA_STT_*). */
@@ -46,19 +47,16 @@ struct stt_dev {
 	bool reconfiguring;
 };
 
-struct stt_net {
-	struct list_head dev_list;	/* devices whose underlay is here */
-	struct list_head port_list;	/* receive ports open here */
-};
-
-struct stt_net *stt_net(struct net *net);
-
 static inline u64 stt_dev_context_id(const struct stt_dev *stt)
 {
 	return be64_to_cpu(stt->cfg.info.key.tun_id);
 }
 
-int stt_device_init(void);
-void stt_device_uninit(void);
+void stt_dev_setup(struct net_device *dev);
+int stt_dev_register(struct net *net, struct net_device *dev,
+		     const struct stt_config *cfg, bool mtu_given,
+		     struct netlink_ext_ack *extack);
+void stt_dev_reconfigure(struct stt_dev *stt, const struct stt_config *cfg);
+void stt_dev_unregister(struct net_device *dev, struct list_head *head);
 
 #endif /* _STT_DEVICE_H */

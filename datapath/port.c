@@ -16,6 +16,7 @@
 #include <net/netlink.h>
 
 #include "device.h"
+#include "netns.h"
 #include "pmtu.h"
 #include "recv.h"
 #include "port.h"

@@ -396,7 +396,7 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 	enum stt_counter err;
 	struct tx_path path;
 
-	/* Pairs with stt_changelink()'s release: cfg is read after it. */
+	/* Pairs with stt_dev_reconfigure()'s release: cfg is read after it. */
 	if (unlikely(smp_load_acquire(&stt->reconfiguring))) {
 		err = STT_TX_DROP_RECONFIG;
 		goto drop;
