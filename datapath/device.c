@@ -23,7 +23,6 @@
 static int stt_init(struct net_device *dev)
 {
 	struct stt_dev *stt = netdev_priv(dev);
-	struct stt_port *port;
 	u32 first_id;
 	int cpu, err;
 
@@ -56,11 +55,9 @@ static int stt_init(struct net_device *dev)
 	 * is open already: stt_dev_register() opened it where a failure can be
 	 * told to the user (ndo_init has no extack).
 	 */
-	port = stt_port_attach(stt, NULL);
-	if (IS_ERR(port)) {
-		err = PTR_ERR(port);
+	err = stt_port_attach(&stt->rx, stt->net, stt->cfg.dst_port, NULL);
+	if (err)
 		goto err_destroy_gro_cells;
-	}
 	return 0;
 
 err_destroy_gro_cells:
@@ -78,7 +75,7 @@ static void stt_uninit(struct net_device *dev)
 {
 	struct stt_dev *stt = netdev_priv(dev);
 
-	stt_port_detach(stt);
+	stt_port_detach(&stt->rx);
 	gro_cells_destroy(&stt->gro_cells);
 	dst_cache_destroy(&stt->cfg.info.dst_cache);
 }
@@ -169,6 +166,15 @@ static void mtu_from_route(struct net_device *dev, struct stt_dev *stt)
 	ip_rt_put(rt);
 }
 
+/* What the receive port finds a device by. */
+static void member_from_config(struct stt_port_member *member,
+			       const struct stt_config *cfg)
+{
+	member->remote = cfg->info.key.u.ipv4.dst;
+	member->context_id = be64_to_cpu(cfg->info.key.tun_id);
+	member->collect_md = cfg->collect_md;
+}
+
 /*
  * Registers @dev, configured as @cfg, with its underlay in @net; @cfg was
  * checked against the other devices (it claims frames no other claims).
@@ -185,6 +191,7 @@ int stt_dev_register(struct net *net, struct net_device *dev,
 	stt->dev = dev;
 	stt->net = net;
 	stt->cfg = *cfg;
+	member_from_config(&stt->rx, cfg);
 	if (!cfg->collect_md && !mtu_given)
 		mtu_from_route(dev, stt);
 
@@ -207,13 +214,13 @@ void stt_dev_reconfigure(struct stt_dev *stt, const struct stt_config *cfg)
 	 * geneve does: out of the receive lookup, and transmit drops; the
 	 * grace period waits for the receivers and senders already running.
 	 */
-	hash_del_rcu(&stt->peer_node);
+	stt_port_unhash_peer(&stt->rx);
 	WRITE_ONCE(stt->reconfiguring, true);
 	synchronize_net();
 	stt->cfg = *cfg;
 	dst_cache_reset(&stt->cfg.info.dst_cache);
-	hash_add_rcu(rtnl_dereference(stt->port)->peers, &stt->peer_node,
-		     stt_dev_context_id(stt));
+	member_from_config(&stt->rx, cfg);
+	stt_port_hash_peer(&stt->rx);
 	/* Pairs with stt_xmit()'s acquire: the new cfg is seen whole. */
 	smp_store_release(&stt->reconfiguring, false);
 }

@@ -11,8 +11,9 @@
 #include <net/gro_cells.h>
 #include <net/ip_tunnels.h>
 
+#include "port.h"
+
 struct netlink_ext_ack;
-struct stt_port;
 
 /* What the user asked for (rtnetlink attributes IFLA_STT_*). */
 struct stt_config {
@@ -32,9 +33,7 @@ struct stt_dev {
 	struct net_device *dev;
 	struct net *net;		/* underlay namespace */
 	struct list_head next;		/* in stt_net.dev_list of ->net */
-	/* From ndo_init to ndo_uninit; RCU for late stats readers. */
-	struct stt_port __rcu *port;
-	struct hlist_node peer_node;	/* fixed-peer: in port->peers */
+	struct stt_port_member rx;	/* on its port from ndo_init on */
 	struct gro_cells gro_cells;
 	u32 __percpu *frame_id;		/* per-CPU frame id cursor */
 	/* Until the device is freed: stats are read after unregister. */
@@ -47,9 +46,10 @@ struct stt_dev {
 	bool reconfiguring;
 };
 
-static inline u64 stt_dev_context_id(const struct stt_dev *stt)
+/* The device of a member a receive port found. */
+static inline struct stt_dev *stt_dev_from_member(struct stt_port_member *m)
 {
-	return be64_to_cpu(stt->cfg.info.key.tun_id);
+	return container_of(m, struct stt_dev, rx);
 }
 
 void stt_dev_setup(struct net_device *dev);

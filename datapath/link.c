@@ -170,13 +170,13 @@ static int check_unique(struct net *net, const struct stt_config *cfg,
 			struct netlink_ext_ack *extack)
 {
 	struct stt_port *port = stt_port_find(net, cfg->dst_port);
-	struct stt_dev *other;
+	struct stt_port_member *other;
 
 	if (!port)
 		return 0;
 	if (cfg->collect_md) {
-		other = rtnl_dereference(port->collect_md_dev);
-		if (other && other != self) {
+		other = rtnl_dereference(port->collect_md);
+		if (other && stt_dev_from_member(other) != self) {
 			NL_SET_ERR_MSG(extack,
 				       "an external stt device already uses this destination port in this namespace");
 			return -EBUSY;
@@ -185,7 +185,7 @@ static int check_unique(struct net *net, const struct stt_config *cfg,
 	}
 	other = stt_port_find_peer(port, cfg->info.key.u.ipv4.dst,
 				   be64_to_cpu(cfg->info.key.tun_id));
-	if (other && other != self) {
+	if (other && stt_dev_from_member(other) != self) {
 		NL_SET_ERR_MSG(extack,
 			       "an stt device with this remote and id already uses this destination port in this namespace");
 		return -EBUSY;

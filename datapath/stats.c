@@ -198,7 +198,7 @@ static void dev_counters(struct net_device *dev, u64 sum[STT_COUNTER_MAX],
 	stt_counters_sum(stt->counters, sum);
 
 	rcu_read_lock();
-	port = rcu_dereference(stt->port);
+	port = rcu_dereference(stt->rx.port);
 	if (port) {
 		stt_counters_sum(port->counters, sum);
 		if (gauges) {
