@@ -10,6 +10,7 @@
 #include <linux/random.h>
 #include <linux/rtnetlink.h>
 #include <linux/tcp.h>
+#include <net/ipv6.h>
 #include <net/route.h>
 
 #include "compat.h"
@@ -170,7 +171,7 @@ static void mtu_from_route(struct net_device *dev, struct stt_dev *stt)
 static void member_from_config(struct stt_port_member *member,
 			       const struct stt_config *cfg)
 {
-	member->remote = cfg->info.key.u.ipv4.dst;
+	ipv6_addr_set_v4mapped(cfg->info.key.u.ipv4.dst, &member->remote);
 	member->context_id = be64_to_cpu(cfg->info.key.tun_id);
 	member->collect_md = cfg->collect_md;
 }

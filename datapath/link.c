@@ -8,6 +8,7 @@
 #include <linux/module.h>
 #include <linux/rtnetlink.h>
 #include <linux/stt.h>
+#include <net/ipv6.h>
 #include <net/rtnetlink.h>
 #include <net/stt.h>
 
@@ -171,6 +172,7 @@ static int check_unique(struct net *net, const struct stt_config *cfg,
 {
 	struct stt_port *port = stt_port_find(net, cfg->dst_port);
 	struct stt_port_member *other;
+	struct in6_addr remote;
 
 	if (!port)
 		return 0;
@@ -183,7 +185,8 @@ static int check_unique(struct net *net, const struct stt_config *cfg,
 		}
 		return 0;
 	}
-	other = stt_port_find_peer(port, cfg->info.key.u.ipv4.dst,
+	ipv6_addr_set_v4mapped(cfg->info.key.u.ipv4.dst, &remote);
+	other = stt_port_find_peer(port, &remote,
 				   be64_to_cpu(cfg->info.key.tun_id));
 	if (other && stt_dev_from_member(other) != self) {
 		NL_SET_ERR_MSG(extack,

@@ -12,6 +12,7 @@
 #include <linux/netfilter_ipv4.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <net/ipv6.h>
 #include <net/netfilter/ipv4/nf_defrag_ipv4.h>
 #include <net/netlink.h>
 
@@ -189,15 +190,17 @@ void stt_port_hash_peer(struct stt_port_member *member)
 		     member->context_id);
 }
 
-static bool peer_matches(const struct stt_port_member *member, __be32 remote,
-			 u64 context_id)
+static bool peer_matches(const struct stt_port_member *member,
+			 const struct in6_addr *remote, u64 context_id)
 {
-	return member->context_id == context_id && member->remote == remote;
+	return member->context_id == context_id &&
+	       ipv6_addr_equal(&member->remote, remote);
 }
 
 /* Under RTNL: the fixed-peer member of @port for (@remote, @context_id). */
 struct stt_port_member *stt_port_find_peer(struct stt_port *port,
-					   __be32 remote, u64 context_id)
+					   const struct in6_addr *remote,
+					   u64 context_id)
 {
 	struct stt_port_member *member;
 
@@ -211,7 +214,8 @@ struct stt_port_member *stt_port_find_peer(struct stt_port *port,
  * Under RCU, for a received frame: the fixed-peer member for its sender and
  * context id, else the port's external device, else NULL.
  */
-struct stt_port_member *stt_port_lookup(struct stt_port *port, __be32 saddr,
+struct stt_port_member *stt_port_lookup(struct stt_port *port,
+					const struct in6_addr *saddr,
 					u64 context_id)
 {
 	struct stt_port_member *member;

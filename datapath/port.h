@@ -9,6 +9,7 @@
 #define _STT_PORT_H
 
 #include <linux/hashtable.h>
+#include <linux/in6.h>
 #include <linux/list.h>
 #include <linux/netfilter.h>
 #include <linux/rcupdate.h>
@@ -27,7 +28,10 @@ struct stt_port_member {
 	/* From attach to detach; RCU for late stats readers. */
 	struct stt_port __rcu *port;
 	struct hlist_node node;		/* fixed peer: in port->peers */
-	__be32 remote;			/* fixed peer: the key */
+	/* Fixed peer: the key.  An IPv4 remote is IPv4-mapped (::ffff:a.b.c.d),
+	 * as in the reassembly key.
+	 */
+	struct in6_addr remote;
 	u64 context_id;
 	bool collect_md;		/* the port's external device */
 };
@@ -54,8 +58,10 @@ void stt_port_detach(struct stt_port_member *member);
 void stt_port_hash_peer(struct stt_port_member *member);
 void stt_port_unhash_peer(struct stt_port_member *member);
 struct stt_port_member *stt_port_find_peer(struct stt_port *port,
-					   __be32 remote, u64 context_id);
-struct stt_port_member *stt_port_lookup(struct stt_port *port, __be32 saddr,
+					   const struct in6_addr *remote,
+					   u64 context_id);
+struct stt_port_member *stt_port_lookup(struct stt_port *port,
+					const struct in6_addr *saddr,
 					u64 context_id);
 
 #endif /* _STT_PORT_H */
