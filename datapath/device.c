@@ -11,12 +11,12 @@
 #include <linux/rtnetlink.h>
 #include <linux/tcp.h>
 #include <net/ipv6.h>
-#include <net/route.h>
 
 #include "compat.h"
 #include "device.h"
 #include "netns.h"
 #include "port.h"
+#include "route.h"
 #include "stats.h"
 #include "stt_wire.h"
 #include "xmit.h"
@@ -154,16 +154,14 @@ static void mtu_from_route(struct net_device *dev, struct stt_dev *stt)
 	struct flowi4 fl4 = {
 		.daddr = stt->cfg.info.key.u.ipv4.dst,
 		.saddr = stt->cfg.info.key.u.ipv4.src,
-		.flowi4_proto = IPPROTO_TCP,
 	};
 	struct rtable *rt;
 
-	rt = ip_route_output_key(stt->net, &fl4);
+	rt = stt_route4(stt->net, dev, &fl4);
 	if (IS_ERR(rt))
 		return;
-	if (rt->dst.dev != dev)
-		dev->mtu = clamp_t(unsigned int, rt->dst.dev->mtu,
-				   dev->min_mtu, dev->max_mtu);
+	dev->mtu = clamp_t(unsigned int, rt->dst.dev->mtu, dev->min_mtu,
+			   dev->max_mtu);
 	ip_rt_put(rt);
 }
 
