@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The stt network device (rtnetlink kind "stt") and per-namespace state.
+ * The stt network device: its configuration and its state.
  */
 #ifndef _STT_DEVICE_H
 #define _STT_DEVICE_H
@@ -11,7 +11,9 @@
 #include <net/gro_cells.h>
 #include <net/ip_tunnels.h>
 
-struct stt_port;
+#include "port.h"
+
+struct netlink_ext_ack;
 
 /* What the user asked for (rtnetlink attributes IFLA_STT_*). */
 struct stt_config {
@@ -31,9 +33,7 @@ struct stt_dev {
 	struct net_device *dev;
 	struct net *net;		/* underlay namespace */
 	struct list_head next;		/* in stt_net.dev_list of ->net */
-	/* From ndo_init to ndo_uninit; RCU for late stats readers. */
-	struct stt_port __rcu *port;
-	struct hlist_node peer_node;	/* fixed-peer: in port->peers */
+	struct stt_port_member rx;	/* on its port from ndo_init on */
 	struct gro_cells gro_cells;
 	u32 __percpu *frame_id;		/* per-CPU frame id cursor */
 	/* Until the device is freed: stats are read after unregister. */
@@ -46,19 +46,17 @@ struct stt_dev {
 	bool reconfiguring;
 };
 
-struct stt_net {
-	struct list_head dev_list;	/* devices whose underlay is here */
-	struct list_head port_list;	/* receive ports open here */
-};
-
-struct stt_net *stt_net(struct net *net);
-
-static inline u64 stt_dev_context_id(const struct stt_dev *stt)
+/* The device of a member a receive port found. */
+static inline struct stt_dev *stt_dev_from_member(struct stt_port_member *m)
 {
-	return be64_to_cpu(stt->cfg.info.key.tun_id);
+	return container_of(m, struct stt_dev, rx);
 }
 
-int stt_device_init(void);
-void stt_device_uninit(void);
+void stt_dev_setup(struct net_device *dev);
+int stt_dev_register(struct net *net, struct net_device *dev,
+		     const struct stt_config *cfg, bool mtu_given,
+		     struct netlink_ext_ack *extack);
+void stt_dev_reconfigure(struct stt_dev *stt, const struct stt_config *cfg);
+void stt_dev_unregister(struct net_device *dev, struct list_head *head);
 
 #endif /* _STT_DEVICE_H */

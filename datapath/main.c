@@ -7,18 +7,33 @@
 #include <linux/stt.h>
 #include <net/rtnetlink.h>
 
-#include "device.h"
+#include "link.h"
+#include "netns.h"
 #include "stats.h"
 
 static int __init stt_mod_init(void)
 {
+	int err;
+
 	stt_stats_init();
-	return stt_device_init();
+	/* Namespaces first: a device can be created once the kind is. */
+	err = stt_netns_init();
+	if (err)
+		return err;
+	err = stt_link_init();
+	if (err)
+		goto err_uninit_netns;
+	return 0;
+
+err_uninit_netns:
+	stt_netns_uninit();
+	return err;
 }
 
 static void __exit stt_mod_exit(void)
 {
-	stt_device_uninit();
+	stt_link_uninit();
+	stt_netns_uninit();
 }
 
 module_init(stt_mod_init);

@@ -12,10 +12,11 @@
 #include <linux/netfilter_ipv4.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <net/ipv6.h>
 #include <net/netfilter/ipv4/nf_defrag_ipv4.h>
 #include <net/netlink.h>
 
-#include "device.h"
+#include "netns.h"
 #include "pmtu.h"
 #include "recv.h"
 #include "port.h"
@@ -138,73 +139,89 @@ void stt_port_put(struct stt_port *port)
 		port_close(port);
 }
 
-/* Under RTNL: finds or opens the port @stt receives on and joins it. */
-struct stt_port *stt_port_attach(struct stt_dev *stt,
-				 struct netlink_ext_ack *extack)
+/* Under RTNL: @member joins the port of @dst_port in @net, opened if need be. */
+int stt_port_attach(struct stt_port_member *member, struct net *net,
+		    __be16 dst_port, struct netlink_ext_ack *extack)
 {
 	struct stt_port *port;
 
-	port = stt_port_get(stt->net, stt->cfg.dst_port, extack);
+	port = stt_port_get(net, dst_port, extack);
 	if (IS_ERR(port))
-		return port;
-	if (stt->cfg.collect_md)
-		rcu_assign_pointer(port->collect_md_dev, stt);
+		return PTR_ERR(port);
+	if (member->collect_md)
+		rcu_assign_pointer(port->collect_md, member);
 	else
-		hash_add_rcu(port->peers, &stt->peer_node,
-			     stt_dev_context_id(stt));
-	rcu_assign_pointer(stt->port, port);
-	return port;
+		hash_add_rcu(port->peers, &member->node, member->context_id);
+	rcu_assign_pointer(member->port, port);
+	return 0;
 }
 
 /*
- * Under RTNL; after it returns no receive path can see @stt, and no stats
- * reader its port.
+ * Under RTNL; after it returns no receive path can see @member, and no
+ * stats reader its port.
  */
-void stt_port_detach(struct stt_dev *stt)
+void stt_port_detach(struct stt_port_member *member)
 {
-	struct stt_port *port = rtnl_dereference(stt->port);
+	struct stt_port *port = rtnl_dereference(member->port);
 
-	if (stt->cfg.collect_md)
-		RCU_INIT_POINTER(port->collect_md_dev, NULL);
+	if (member->collect_md)
+		RCU_INIT_POINTER(port->collect_md, NULL);
 	else
-		hash_del_rcu(&stt->peer_node);
-	RCU_INIT_POINTER(stt->port, NULL);
+		hash_del_rcu(&member->node);
+	RCU_INIT_POINTER(member->port, NULL);
 	if (--port->refcnt == 0)
 		port_close(port);	/* waits for readers before freeing */
 	else
 		synchronize_net();
 }
 
-static bool peer_matches(const struct stt_dev *stt, __be32 remote,
-			 u64 context_id)
+/*
+ * Under RTNL: a fixed peer's key may change between these two; lookups
+ * that started before the unhash may still see it until a grace period.
+ */
+void stt_port_unhash_peer(struct stt_port_member *member)
 {
-	return stt_dev_context_id(stt) == context_id &&
-	       stt->cfg.info.key.u.ipv4.dst == remote;
+	hash_del_rcu(&member->node);
 }
 
-/* Under RTNL: the fixed-peer device of @port for (@remote, @context_id). */
-struct stt_dev *stt_port_find_peer(struct stt_port *port, __be32 remote,
-				   u64 context_id)
+void stt_port_hash_peer(struct stt_port_member *member)
 {
-	struct stt_dev *stt;
+	hash_add_rcu(rtnl_dereference(member->port)->peers, &member->node,
+		     member->context_id);
+}
 
-	hash_for_each_possible(port->peers, stt, peer_node, context_id)
-		if (peer_matches(stt, remote, context_id))
-			return stt;
+static bool peer_matches(const struct stt_port_member *member,
+			 const struct in6_addr *remote, u64 context_id)
+{
+	return member->context_id == context_id &&
+	       ipv6_addr_equal(&member->remote, remote);
+}
+
+/* Under RTNL: the fixed-peer member of @port for (@remote, @context_id). */
+struct stt_port_member *stt_port_find_peer(struct stt_port *port,
+					   const struct in6_addr *remote,
+					   u64 context_id)
+{
+	struct stt_port_member *member;
+
+	hash_for_each_possible(port->peers, member, node, context_id)
+		if (peer_matches(member, remote, context_id))
+			return member;
 	return NULL;
 }
 
 /*
- * Under RCU, for a received frame: the fixed-peer device for its sender and
+ * Under RCU, for a received frame: the fixed-peer member for its sender and
  * context id, else the port's external device, else NULL.
  */
-struct stt_dev *stt_port_lookup(struct stt_port *port, __be32 saddr,
-				u64 context_id)
+struct stt_port_member *stt_port_lookup(struct stt_port *port,
+					const struct in6_addr *saddr,
+					u64 context_id)
 {
-	struct stt_dev *stt;
+	struct stt_port_member *member;
 
-	hash_for_each_possible_rcu(port->peers, stt, peer_node, context_id)
-		if (peer_matches(stt, saddr, context_id))
-			return stt;
-	return rcu_dereference(port->collect_md_dev);
+	hash_for_each_possible_rcu(port->peers, member, node, context_id)
+		if (peer_matches(member, saddr, context_id))
+			return member;
+	return rcu_dereference(port->collect_md);
 }

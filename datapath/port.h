@@ -9,6 +9,7 @@
 #define _STT_PORT_H
 
 #include <linux/hashtable.h>
+#include <linux/in6.h>
 #include <linux/list.h>
 #include <linux/netfilter.h>
 #include <linux/rcupdate.h>
@@ -17,15 +18,31 @@
 
 struct net;
 struct netlink_ext_ack;
-struct stt_dev;
+
+/*
+ * A device's place on the port it receives on, embedded in the device:
+ * all the port knows of it.  The device sets the key before it attaches,
+ * and changes it only while unhashed.
+ */
+struct stt_port_member {
+	/* From attach to detach; RCU for late stats readers. */
+	struct stt_port __rcu *port;
+	struct hlist_node node;		/* fixed peer: in port->peers */
+	/* Fixed peer: the key.  An IPv4 remote is IPv4-mapped (::ffff:a.b.c.d),
+	 * as in the reassembly key.
+	 */
+	struct in6_addr remote;
+	u64 context_id;
+	bool collect_md;		/* the port's external device */
+};
 
 struct stt_port {
 	struct list_head list;		/* in stt_net.port_list, under RTNL */
 	struct net *net;		/* underlay namespace */
 	__be16 dst_port;
 	unsigned int refcnt;		/* devices, stt_port_get(); RTNL */
-	struct stt_dev __rcu *collect_md_dev;
-	DECLARE_HASHTABLE(peers, 6);	/* fixed-peer devices by context id */
+	struct stt_port_member __rcu *collect_md;
+	DECLARE_HASHTABLE(peers, 6);	/* fixed-peer members by context id */
 	struct nf_hook_ops hooks[2];	/* recv.c's, then pmtu.c's */
 	struct stt_reasm_table reasm;
 	struct stt_counters __percpu *counters;
@@ -35,12 +52,16 @@ struct stt_port *stt_port_find(struct net *net, __be16 dst_port);
 struct stt_port *stt_port_get(struct net *net, __be16 dst_port,
 			      struct netlink_ext_ack *extack);
 void stt_port_put(struct stt_port *port);
-struct stt_port *stt_port_attach(struct stt_dev *stt,
-				 struct netlink_ext_ack *extack);
-void stt_port_detach(struct stt_dev *stt);
-struct stt_dev *stt_port_find_peer(struct stt_port *port, __be32 remote,
-				   u64 context_id);
-struct stt_dev *stt_port_lookup(struct stt_port *port, __be32 saddr,
-				u64 context_id);
+int stt_port_attach(struct stt_port_member *member, struct net *net,
+		    __be16 dst_port, struct netlink_ext_ack *extack);
+void stt_port_detach(struct stt_port_member *member);
+void stt_port_hash_peer(struct stt_port_member *member);
+void stt_port_unhash_peer(struct stt_port_member *member);
+struct stt_port_member *stt_port_find_peer(struct stt_port *port,
+					   const struct in6_addr *remote,
+					   u64 context_id);
+struct stt_port_member *stt_port_lookup(struct stt_port *port,
+					const struct in6_addr *saddr,
+					u64 context_id);
 
 #endif /* _STT_PORT_H */

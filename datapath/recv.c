@@ -107,7 +107,9 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 		      const struct tcphdr *th_copy)
 {
 	struct stt_counters __percpu *counters = port->counters;
+	struct stt_port_member *member;
 	struct metadata_dst *tun_dst;
+	struct in6_addr saddr;
 	struct stt_hdr_fields f;
 	struct stt_dev *stt;
 	enum stt_counter err;
@@ -126,11 +128,13 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 		goto drop;
 	}
 
-	stt = stt_port_lookup(port, ip_hdr(skb)->saddr, f.context_id);
-	if (!stt) {
+	ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, &saddr);
+	member = stt_port_lookup(port, &saddr, f.context_id);
+	if (!member) {
 		err = STT_RX_ERR_NO_DEVICE;
 		goto drop;
 	}
+	stt = stt_dev_from_member(member);
 	counters = stt->counters;
 	if (!(stt->dev->flags & IFF_UP)) {
 		err = STT_RX_DROP_DEV_DOWN;

@@ -179,7 +179,7 @@ static void dev_counters(struct net_device *dev, u64 sum[STT_COUNTER_MAX],
 	counters_sum(stt->counters, CHARGE_DEV, sum);
 
 	rcu_read_lock();
-	port = rcu_dereference(stt->port);
+	port = rcu_dereference(stt->rx.port);
 	if (port) {
 		counters_sum(port->counters, CHARGE_PORT, sum);
 		if (gauges) {

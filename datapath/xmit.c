@@ -18,6 +18,7 @@
 #include "compat.h"
 #include "device.h"
 #include "inner.h"
+#include "route.h"
 #include "stats.h"
 #include "stt_hdr.h"
 #include "stt_wire.h"
@@ -265,7 +266,14 @@ static int route_ipv4(struct stt_dev *stt, struct sk_buff *skb,
 	bool use_cache = ip_tunnel_dst_cache_usable(skb, info) &&
 			 !path->tos_inherited;
 	struct dst_cache *cache = (struct dst_cache *)&info->dst_cache;
-	struct flowi4 fl4 = { };
+	struct flowi4 fl4 = {
+		.flowi4_mark = skb->mark,
+		.flowi4_tos = RT_TOS(path->tos),
+		.daddr = path->daddr,
+		.saddr = info->key.u.ipv4.src,
+		.fl4_sport = path->sport,
+		.fl4_dport = path->dport,
+	};
 	struct rtable *rt;
 
 	if (use_cache) {
@@ -274,22 +282,11 @@ static int route_ipv4(struct stt_dev *stt, struct sk_buff *skb,
 			goto found;
 	}
 
-	fl4.flowi4_proto = IPPROTO_TCP;
-	fl4.flowi4_mark = skb->mark;
-	fl4.flowi4_tos = RT_TOS(path->tos);
-	fl4.daddr = path->daddr;
-	fl4.saddr = info->key.u.ipv4.src;
-	fl4.fl4_sport = path->sport;
-	fl4.fl4_dport = path->dport;
-	rt = ip_route_output_key(stt->net, &fl4);
+	rt = stt_route4(stt->net, stt->dev, &fl4);
 	if (IS_ERR(rt)) {
-		*err = STT_TX_ERR_ROUTE;
+		*err = PTR_ERR(rt) == -ELOOP ? STT_TX_ERR_LOOP :
+					       STT_TX_ERR_ROUTE;
 		return PTR_ERR(rt);
-	}
-	if (rt->dst.dev == stt->dev) {
-		ip_rt_put(rt);
-		*err = STT_TX_ERR_LOOP;
-		return -ELOOP;
 	}
 	path->saddr = fl4.saddr;
 	if (use_cache)
@@ -396,7 +393,7 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 	enum stt_counter err;
 	struct tx_path path;
 
-	/* Pairs with stt_changelink()'s release: cfg is read after it. */
+	/* Pairs with stt_dev_reconfigure()'s release: cfg is read after it. */
 	if (unlikely(smp_load_acquire(&stt->reconfiguring))) {
 		err = STT_TX_DROP_RECONFIG;
 		goto drop;
