@@ -37,8 +37,8 @@
 #
 # Test: ovs_ipsec
 #   timeout: 400
-#   kernels: not debug: underlay-policy (ESP in transport mode, the inbound
-#     policy's drop) and ovs-keys
+#   kernels: newest distro: IKE is userspace; underlay-policy checks ESP in
+#     transport mode and the inbound policy's drop on every kernel series
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

@@ -16,8 +16,9 @@
 #
 # Test: ovs_keys
 #   timeout: 600
-#   kernels: debug only: ovs-autotest's STT cases (key=flow with a 64-bit
-#     tun_id, remote_ip=flow, 802.1Q, another id unanswered)
+#   kernels: newest distro: ovs-autotest's STT cases check key=flow with a
+#     64-bit tun_id, remote_ip=flow, 802.1Q and another id unanswered on
+#     every kernel, and dev-ovs key=flow on the debug kernel
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

@@ -18,8 +18,9 @@
 #
 # Test: stt_ctl
 #   timeout: 600
-#   kernels: not debug: lifecycle-dev and dev-ovs (the same rtnetlink paths;
-#     the rest is userspace)
+#   kernels: newest distro: stt-ctl is userspace; the kernel's rtnetlink
+#     paths and refusals it meets are stt-device's and dev-netns's on every
+#     kernel
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
