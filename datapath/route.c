@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The underlay route of a device's outer packets, for transmit and for the
- * MTU a new device takes.
+ * MTU a new device takes: one lookup per address family.
  */
 #include <linux/err.h>
 #include <linux/in.h>
 #include <linux/netdevice.h>
+#include <net/ipv6_stubs.h>
 
 #include "route.h"
 
@@ -28,4 +29,26 @@ struct rtable *stt_route4(struct net *net, const struct net_device *dev,
 		return ERR_PTR(-ELOOP);
 	}
 	return rt;
+}
+
+/*
+ * stt_route4()'s sibling for an IPv6 underlay: the route of the outer
+ * packets described by @fl6 (source address filled in), through the IPsec
+ * policy as a socket's would go, or an ERR_PTR (-ELOOP as there).
+ * Through ipv6_stub: it answers -EAFNOSUPPORT while IPv6 is not loaded.
+ */
+struct dst_entry *stt_route6(struct net *net, const struct net_device *dev,
+			     struct flowi6 *fl6)
+{
+	struct dst_entry *dst;
+
+	fl6->flowi6_proto = IPPROTO_TCP;
+	dst = ipv6_stub->ipv6_dst_lookup_flow(net, NULL, fl6, NULL);
+	if (IS_ERR(dst))
+		return dst;
+	if (dst->dev == dev) {
+		dst_release(dst);
+		return ERR_PTR(-ELOOP);
+	}
+	return dst;
 }

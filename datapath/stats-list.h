@@ -43,6 +43,7 @@ STT_COUNTER(TX_DROP_IP_OUTPUT, "tx_drop_ip_output", DEV, NO_DROP, 0)
 /* Sent while changelink ran. */
 STT_COUNTER(TX_DROP_RECONFIG, "tx_drop_reconfig", DEV, DROP(DEV_READY),
 	TX_DROPPED)
+/* An IPv6 remote, and IPv6 disabled (ipv6.disable=1). */
 STT_COUNTER(TX_ERR_FAMILY, "tx_err_family", DEV, DROP(UNHANDLED_PROTO),
 	TX_ERRORS)
 STT_COUNTER(TX_ERR_ROUTE, "tx_err_route", DEV, DROP(IP_OUTNOROUTES),

@@ -3,13 +3,17 @@
  * Transmit: one inner Ethernet frame becomes one STT frame, sent as a single
  * TCP-looking packet marked for TCP segmentation, so that TSO on the NIC (or
  * GSO in software) cuts it to the path MTU and writes the per-segment offset
- * into the sequence number.
+ * into the sequence number.  The outer header is IPv4 or IPv6, as the
+ * tunnel's remote is: a route lookup and a send for each family around a
+ * family-neutral frame.
  */
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
 #include <net/dst_metadata.h>
+#include <net/ip6_checksum.h>
+#include <net/ip6_tunnel.h>
 #include <net/ip_tunnels.h>
 #include <net/route.h>
 #include <net/tcp.h>
@@ -27,14 +31,24 @@
 /* Everything one transmitted frame needs to know about its route. */
 struct tx_path {
 	u64 context_id;
-	struct rtable *rt;
-	__be32 saddr;
-	__be32 daddr;
+	struct dst_entry *dst;
+	bool ipv6;			/* the outer header's family */
+	union {
+		struct {
+			__be32 saddr;
+			__be32 daddr;
+		} ip4;
+		struct {
+			struct in6_addr saddr;
+			struct in6_addr daddr;
+		} ip6;
+	};
 	__be16 sport;
 	__be16 dport;
-	u8 tos;
-	u8 ttl;
-	__be16 df;
+	u8 tos;				/* IPv6: the traffic class */
+	u8 ttl;				/* IPv6: the hop limit */
+	__be16 df;			/* IPv4 only: IPv6 routers never fragment */
+	__be32 label;			/* IPv6 only: the flow label */
 	bool tos_inherited;		/* route per packet, not from the cache */
 	unsigned int mss;		/* outer TCP payload per segment */
 };
@@ -136,11 +150,12 @@ static void push_tcp_header(struct stt_dev *stt, struct sk_buff *skb,
 	skb->ip_summed = CHECKSUM_PARTIAL;
 	skb->csum_start = skb_transport_header(skb) - skb->head;
 	skb->csum_offset = offsetof(struct tcphdr, check);
-	th->check = ~tcp_v4_check(skb->len, path->saddr, path->daddr, 0);
 	skb->encapsulation = 0;
 
+	/* The checksum's pseudo-header and the GSO type are the outer
+	 * family's: send_ipv4() and send_ipv6() write them.
+	 */
 	if (frame_len > path->mss) {
-		skb_shinfo(skb)->gso_type = SKB_GSO_TCPV4;
 		skb_shinfo(skb)->gso_size = path->mss;
 		skb_shinfo(skb)->gso_segs = DIV_ROUND_UP(frame_len, path->mss);
 	} else {
@@ -149,14 +164,61 @@ static void push_tcp_header(struct stt_dev *stt, struct sk_buff *skb,
 }
 
 /*
- * iptunnel_xmit() returns nothing: it counts a frame IP output took in the
- * device's per-CPU tstats and one it refused (netfilter, neighbour queue,
- * underlay device) in tx_dropped or tx_errors.  Transmit runs with bottom
- * halves off, so this CPU's tx_packets moves only if IP took our frame.
+ * iptunnel_xmit() and ip6tunnel_xmit() return nothing: they count a frame
+ * IP output took in the device's per-CPU tstats and one it refused
+ * (netfilter, neighbour queue, underlay device) in tx_dropped or
+ * tx_errors.  Transmit runs with bottom halves off, so this CPU's
+ * tx_packets moves only if IP took our frame.
  */
 static u64 tx_packets_this_cpu(struct net_device *dev)
 {
 	return u64_stats_read(&this_cpu_ptr(dev->tstats)->tx_packets);
+}
+
+static void send_ipv4(struct stt_dev *stt, struct sk_buff *skb,
+		      const struct tx_path *path, u8 tos)
+{
+	tcp_hdr(skb)->check = ~tcp_v4_check(skb->len, path->ip4.saddr,
+					    path->ip4.daddr, 0);
+	if (skb_is_gso(skb))
+		skb_shinfo(skb)->gso_type = SKB_GSO_TCPV4;
+	iptunnel_xmit(NULL, container_of(path->dst, struct rtable, dst), skb,
+		      path->ip4.saddr, path->ip4.daddr, IPPROTO_TCP, tos,
+		      path->ttl, path->df,
+		      !net_eq(stt->net, dev_net(stt->dev)));
+}
+
+/*
+ * send_ipv4()'s sibling: what iptunnel_xmit() does before IP output, then
+ * the IPv6 header as udp_tunnel6_xmit_skb() writes one, and
+ * ip6tunnel_xmit(), which counts as iptunnel_xmit() does.
+ */
+static void send_ipv6(struct stt_dev *stt, struct sk_buff *skb,
+		      const struct tx_path *path, u8 tclass)
+{
+	struct ipv6hdr *ip6h;
+
+	tcp_hdr(skb)->check = ~tcp_v6_check(skb->len, &path->ip6.saddr,
+					    &path->ip6.daddr, 0);
+	if (skb_is_gso(skb))
+		skb_shinfo(skb)->gso_type = SKB_GSO_TCPV6;
+
+	skb_scrub_packet(skb, !net_eq(stt->net, dev_net(stt->dev)));
+	skb_clear_hash_if_not_l4(skb);
+	skb_dst_set(skb, path->dst);
+
+	ip6h = skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	ip6_flow_hdr(ip6h, tclass, path->label);
+	/* ip6_local_out() writes payload_len (0 past IPV6_MAXPLEN, where
+	 * segmentation writes each segment's).
+	 */
+	ip6h->payload_len = 0;
+	ip6h->nexthdr = IPPROTO_TCP;
+	ip6h->hop_limit = path->ttl;
+	ip6h->saddr = path->ip6.saddr;
+	ip6h->daddr = path->ip6.daddr;
+	ip6tunnel_xmit(NULL, skb, stt->dev);
 }
 
 /* Sends one inner frame whose offloads fill_offload() described in @f. */
@@ -171,8 +233,8 @@ static void xmit_frame(struct stt_dev *stt, struct sk_buff *skb,
 
 	f->context_id = path->context_id;
 
-	headroom = LL_RESERVED_SPACE(path->rt->dst.dev) +
-		   path->rt->dst.header_len + sizeof(struct iphdr) +
+	headroom = LL_RESERVED_SPACE(path->dst->dev) + path->dst->header_len +
+		   (path->ipv6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr)) +
 		   sizeof(struct tcphdr) + STT_HDR_LEN;
 	if (skb_cow_head(skb, headroom)) {
 		err = STT_TX_ERR_NOMEM;
@@ -191,7 +253,7 @@ static void xmit_frame(struct stt_dev *stt, struct sk_buff *skb,
 		goto drop;
 	}
 
-	/* iptunnel_xmit() counts tx_bytes from the inner network header:
+	/* The send counts tx_bytes from the inner network header:
 	 * the inner Ethernet frame, as receive counts it.
 	 */
 	skb_set_inner_network_header(skb, 0);
@@ -200,10 +262,12 @@ static void xmit_frame(struct stt_dev *stt, struct sk_buff *skb,
 	segs = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
 
 	sent_before = tx_packets_this_cpu(stt->dev);
-	dst_hold(&path->rt->dst);
-	iptunnel_xmit(NULL, path->rt, skb, path->saddr, path->daddr,
-		      IPPROTO_TCP, tos, path->ttl, path->df,
-		      !net_eq(stt->net, dev_net(stt->dev)));
+	/* The send takes a reference: segmented packets share the route. */
+	dst_hold(path->dst);
+	if (path->ipv6)
+		send_ipv6(stt, skb, path, tos);
+	else
+		send_ipv4(stt, skb, path, tos);
 	if (tx_packets_this_cpu(stt->dev) == sent_before) {
 		stt_count(stt->counters, STT_TX_DROP_IP_OUTPUT);
 		return;
@@ -229,7 +293,6 @@ static void path_from_info(struct stt_dev *stt, struct sk_buff *skb,
 	const struct iphdr *inner = ip_hdr(skb);
 
 	path->context_id = be64_to_cpu(info->key.tun_id);
-	path->daddr = info->key.u.ipv4.dst;
 	path->dport = info->key.tp_dst ?: cfg->dst_port;
 	path->sport = udp_flow_src_port(stt->net, skb, cfg->sport_min,
 					cfg->sport_max, true);
@@ -256,6 +319,19 @@ static void path_from_info(struct stt_dev *stt, struct sk_buff *skb,
 		path->df = htons(IP_DF);
 }
 
+/* The counter of a failed route lookup. */
+static enum stt_counter route_err(long err)
+{
+	switch (err) {
+	case -ELOOP:
+		return STT_TX_ERR_LOOP;
+	case -EAFNOSUPPORT:		/* no IPv6 in this kernel (ipv6_stub) */
+		return STT_TX_ERR_FAMILY;
+	default:
+		return STT_TX_ERR_ROUTE;
+	}
+}
+
 static int route_ipv4(struct stt_dev *stt, struct sk_buff *skb,
 		      const struct ip_tunnel_info *info, struct tx_path *path,
 		      enum stt_counter *err)
@@ -269,36 +345,97 @@ static int route_ipv4(struct stt_dev *stt, struct sk_buff *skb,
 	struct flowi4 fl4 = {
 		.flowi4_mark = skb->mark,
 		.flowi4_tos = RT_TOS(path->tos),
-		.daddr = path->daddr,
+		.daddr = info->key.u.ipv4.dst,
 		.saddr = info->key.u.ipv4.src,
 		.fl4_sport = path->sport,
 		.fl4_dport = path->dport,
 	};
 	struct rtable *rt;
 
+	path->ipv6 = false;
+	path->ip4.daddr = fl4.daddr;
 	if (use_cache) {
-		rt = dst_cache_get_ip4(cache, &path->saddr);
+		rt = dst_cache_get_ip4(cache, &path->ip4.saddr);
 		if (rt)
 			goto found;
 	}
 
 	rt = stt_route4(stt->net, stt->dev, &fl4);
 	if (IS_ERR(rt)) {
-		*err = PTR_ERR(rt) == -ELOOP ? STT_TX_ERR_LOOP :
-					       STT_TX_ERR_ROUTE;
+		*err = route_err(PTR_ERR(rt));
 		return PTR_ERR(rt);
 	}
-	path->saddr = fl4.saddr;
+	path->ip4.saddr = fl4.saddr;
 	if (use_cache)
 		dst_cache_set_ip4(cache, &rt->dst, fl4.saddr);
 
 found:
-	path->rt = rt;
+	path->dst = &rt->dst;
 	if (!path->ttl)
 		path->ttl = ip4_dst_hoplimit(&rt->dst);
 	path->mss = dst_mtu(&rt->dst) - sizeof(struct iphdr) -
 		    sizeof(struct tcphdr);
 	return 0;
+}
+
+/*
+ * route_ipv4()'s sibling.  The flow label comes from the inner flow's hash
+ * (udp_flow_src_port() computed it), so that the underlay can spread flows
+ * as it would the inner packets, unless the tunnel key sets one.
+ */
+static int route_ipv6(struct stt_dev *stt, struct sk_buff *skb,
+		      const struct ip_tunnel_info *info, struct tx_path *path,
+		      enum stt_counter *err)
+{
+	bool use_cache = ip_tunnel_dst_cache_usable(skb, info) &&
+			 !path->tos_inherited;
+	struct dst_cache *cache = (struct dst_cache *)&info->dst_cache;
+	struct flowi6 fl6 = {
+		.flowi6_mark = skb->mark,
+		.flowlabel = ip6_make_flowinfo(path->tos, info->key.label),
+		.daddr = info->key.u.ipv6.dst,
+		.saddr = info->key.u.ipv6.src,
+		.fl6_sport = path->sport,
+		.fl6_dport = path->dport,
+	};
+	struct dst_entry *dst;
+
+	path->ipv6 = true;
+	path->ip6.daddr = fl6.daddr;
+	path->label = ip6_make_flowlabel(stt->net, skb, info->key.label, true,
+					 &fl6);
+	if (use_cache) {
+		dst = dst_cache_get_ip6(cache, &path->ip6.saddr);
+		if (dst)
+			goto found;
+	}
+
+	dst = stt_route6(stt->net, stt->dev, &fl6);
+	if (IS_ERR(dst)) {
+		*err = route_err(PTR_ERR(dst));
+		return PTR_ERR(dst);
+	}
+	path->ip6.saddr = fl6.saddr;
+	if (use_cache)
+		dst_cache_set_ip6(cache, dst, &fl6.saddr);
+
+found:
+	path->dst = dst;
+	if (!path->ttl)
+		path->ttl = ip6_dst_hoplimit(dst);
+	path->mss = dst_mtu(dst) - sizeof(struct ipv6hdr) -
+		    sizeof(struct tcphdr);
+	return 0;
+}
+
+/* The route to @info's remote, of its family, into @path. */
+static int route(struct stt_dev *stt, struct sk_buff *skb,
+		 const struct ip_tunnel_info *info, struct tx_path *path,
+		 enum stt_counter *err)
+{
+	if (ip_tunnel_info_af(info) == AF_INET6)
+		return route_ipv6(stt, skb, info, path, err);
+	return route_ipv4(stt, skb, info, path, err);
 }
 
 /* Tunnel parameters of @skb: its metadata (external) or the configuration. */
@@ -326,13 +463,16 @@ int stt_fill_metadata_dst(struct net_device *dev, struct sk_buff *skb)
 	enum stt_counter err;
 	struct tx_path path;
 
-	if (!info || ip_tunnel_info_af(info) != AF_INET)
+	if (!info)
 		return -EINVAL;
 	path_from_info(stt, skb, info, &path);
-	if (route_ipv4(stt, skb, info, &path, &err))
+	if (route(stt, skb, info, &path, &err))
 		return -EHOSTUNREACH;
-	ip_rt_put(path.rt);
-	info->key.u.ipv4.src = path.saddr;
+	dst_release(path.dst);
+	if (path.ipv6)
+		info->key.u.ipv6.src = path.ip6.saddr;
+	else
+		info->key.u.ipv4.src = path.ip4.saddr;
 	info->key.tp_src = path.sport;
 	info->key.tp_dst = path.dport;
 	return 0;
@@ -410,11 +550,6 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 		err = STT_TX_NO_TUNNEL_INFO;
 		goto drop;
 	}
-	if (ip_tunnel_info_af(info) != AF_INET) {
-		err = STT_TX_ERR_FAMILY;
-		goto drop;
-	}
-
 	/* The header's TCI has no TPID, and its DEI bit says "tag present":
 	 * only an 802.1Q tag without DEI rides there.  Others go back into
 	 * the frame before fill_offload() measures it.
@@ -432,13 +567,13 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 
 	/* Before any header moves: the flow hash is over the inner frame. */
 	path_from_info(stt, skb, info, &path);
-	if (route_ipv4(stt, skb, info, &path, &err))
+	if (route(stt, skb, info, &path, &err))
 		goto drop;
 
 	err = xmit_offloaded(stt, skb, &path);
 	if (err == STT_TX_SW_SEGMENTED)
 		err = xmit_segmented(stt, skb, &path);
-	ip_rt_put(path.rt);
+	dst_release(path.dst);
 	if (err == STT_COUNTER_MAX)
 		return NETDEV_TX_OK;
 
