@@ -24,12 +24,14 @@
 #ifdef IP_TUNNEL_DECLARE_FLAGS
 
 static inline struct metadata_dst *stt_tun_rx_dst(struct sk_buff *skb,
-						  __be64 tun_id)
+						  bool ipv6, __be64 tun_id)
 {
 	IP_TUNNEL_DECLARE_FLAGS(flags) = { };
 
 	__set_bit(IP_TUNNEL_KEY_BIT, flags);
 	__set_bit(IP_TUNNEL_CSUM_BIT, flags);
+	if (ipv6)
+		return ipv6_tun_rx_dst(skb, flags, tun_id, 0);
 	return ip_tun_rx_dst(skb, flags, tun_id, 0);
 }
 
@@ -41,8 +43,11 @@ static inline bool stt_tun_info_df(const struct ip_tunnel_info *info)
 #else
 
 static inline struct metadata_dst *stt_tun_rx_dst(struct sk_buff *skb,
-						  __be64 tun_id)
+						  bool ipv6, __be64 tun_id)
 {
+	if (ipv6)
+		return ipv6_tun_rx_dst(skb, TUNNEL_KEY | TUNNEL_CSUM, tun_id,
+				       0);
 	return ip_tun_rx_dst(skb, TUNNEL_KEY | TUNNEL_CSUM, tun_id, 0);
 }
 

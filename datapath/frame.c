@@ -27,14 +27,13 @@
  * so that nothing decrypts or rewrites them in place: the sender's
  * retransmit queue may still hold the same pages, when it sent through veth.
  */
-#include <linux/ip.h>
 #include <linux/list_sort.h>
 #include <linux/mm.h>
 #include <linux/skbuff.h>
 #include <net/inet_ecn.h>
-#include <net/ip.h>
 
 #include "frame.h"
+#include "outer.h"
 #include "stats.h"
 #include "stt_err.h"
 #include "stt_hdr.h"
@@ -69,7 +68,8 @@ struct frame_builder {
 static struct sk_buff *frame_alloc(const struct sk_buff *first,
 				   unsigned int linear, unsigned int frags_len)
 {
-	unsigned int iph_len = ip_hdrlen(first);
+	/* To the TCP header: an IPv4 header with its options, or IPv6's. */
+	unsigned int iph_len = skb_network_header_len(first);
 	struct sk_buff *skb;
 	int err;
 
@@ -83,7 +83,7 @@ static struct sk_buff *frame_alloc(const struct sk_buff *first,
 	skb->len += frags_len;
 
 	/* The outer IP header, for the tunnel metadata and ECN. */
-	memcpy(skb_push(skb, iph_len), ip_hdr(first), iph_len);
+	memcpy(skb_push(skb, iph_len), skb_network_header(first), iph_len);
 	skb_reset_network_header(skb);
 	__skb_pull(skb, iph_len);
 
@@ -363,7 +363,7 @@ struct sk_buff *stt_frame_build(struct sk_buff *segs, u16 frame_len,
 		next = seg->next;
 		if (!STT_SEG_CB(seg)->offset)
 			first = seg;
-		ce |= INET_ECN_is_ce(ip_hdr(seg)->tos);
+		ce |= INET_ECN_is_ce(stt_outer_dsfield(seg));
 		list_add_tail(&seg->list, &list);
 	}
 	list_sort(NULL, &list, seg_offset_cmp);
@@ -375,7 +375,7 @@ struct sk_buff *stt_frame_build(struct sk_buff *segs, u16 frame_len,
 			stt_count(counters, STT_RX_FRAMES_COPIED);
 	}
 	if (frame && ce)
-		IP_ECN_set_ce(ip_hdr(frame));
+		stt_outer_set_ce(frame);
 
 	list_for_each_entry_safe(seg, next, &list, list) {
 		skb_list_del_init(seg);

@@ -6,5 +6,7 @@
 
 unsigned int stt_icmp_hook(void *priv, struct sk_buff *skb,
 			   const struct nf_hook_state *state);
+unsigned int stt_icmp6_hook(void *priv, struct sk_buff *skb,
+			    const struct nf_hook_state *state);
 
 #endif /* _STT_PMTU_H */

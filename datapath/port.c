@@ -8,12 +8,16 @@
  * police STT traffic; and before connection tracking, so the TCP-looking
  * segments, whose sequence numbers are not a byte stream, never reach
  * conntrack's window checks or a filter table's "ctstate INVALID" rule.
+ * IPv6 the same, at NF_IP6_PRI_CONNTRACK - 1 (the same number): every port
+ * takes segments of both families, as a socket bound to both would.
  */
 #include <linux/netfilter_ipv4.h>
+#include <linux/netfilter_ipv6.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>
 #include <net/netfilter/ipv4/nf_defrag_ipv4.h>
+#include <net/netfilter/ipv6/nf_defrag_ipv6.h>
 #include <net/netlink.h>
 
 #include "netns.h"
@@ -23,6 +27,7 @@
 #include "stats.h"
 
 #define STT_NF_PRIORITY (NF_IP_PRI_CONNTRACK - 1)
+#define STT_NF6_PRIORITY (NF_IP6_PRI_CONNTRACK - 1)
 
 struct stt_port *stt_port_find(struct net *net, __be16 dst_port)
 {
@@ -64,6 +69,11 @@ static struct stt_port *port_open(struct net *net, __be16 dst_port,
 		NL_SET_ERR_MSG(extack, "cannot enable IPv4 defragmentation");
 		goto err_destroy_reasm;
 	}
+	err = nf_defrag_ipv6_enable(net);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "cannot enable IPv6 defragmentation");
+		goto err_disable_defrag;
+	}
 
 	port->hooks[0] = (struct nf_hook_ops) {
 		.hook = stt_rcv_hook, .priv = port, .pf = NFPROTO_IPV4,
@@ -76,15 +86,25 @@ static struct stt_port *port_open(struct net *net, __be16 dst_port,
 		.hook = stt_icmp_hook, .priv = port, .pf = NFPROTO_IPV4,
 		.hooknum = NF_INET_LOCAL_IN, .priority = NF_IP_PRI_FILTER,
 	};
+	port->hooks[2] = (struct nf_hook_ops) {
+		.hook = stt_rcv6_hook, .priv = port, .pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_PRE_ROUTING, .priority = STT_NF6_PRIORITY,
+	};
+	port->hooks[3] = (struct nf_hook_ops) {
+		.hook = stt_icmp6_hook, .priv = port, .pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_LOCAL_IN, .priority = NF_IP6_PRI_FILTER,
+	};
 	err = nf_register_net_hooks(net, port->hooks, ARRAY_SIZE(port->hooks));
 	if (err) {
 		NL_SET_ERR_MSG(extack, "cannot register the STT receive hooks");
-		goto err_disable_defrag;
+		goto err_disable_defrag6;
 	}
 
 	list_add(&port->list, &stt_net(net)->port_list);
 	return port;
 
+err_disable_defrag6:
+	nf_defrag_ipv6_disable(net);
 err_disable_defrag:
 	nf_defrag_ipv4_disable(net);
 err_destroy_reasm:
@@ -105,6 +125,7 @@ static void port_close(struct stt_port *port)
 	 * has passed; only then are the table and counters unused.
 	 */
 	synchronize_net();
+	nf_defrag_ipv6_disable(port->net);
 	nf_defrag_ipv4_disable(port->net);
 	stt_reasm_table_destroy(&port->reasm);
 	stt_counters_free(port->counters);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Receive: take STT segments from the IPv4 input path (port.c says where
- * and why), validate them, reassemble frames, decapsulate, restore the
- * inner packet's offload state and hand it to the device with a metadata
- * dst describing the tunnel it came through.
+ * Receive: take STT segments from the IPv4 and IPv6 input paths (port.c
+ * says where and why), one hook per family, then the same for both:
+ * validate them, reassemble frames, decapsulate, restore the inner packet's
+ * offload state and hand it to the device with a metadata dst describing
+ * the tunnel it came through.
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
@@ -14,6 +15,9 @@
 #include <net/dst_metadata.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
+#include <net/ip6_checksum.h>
+#include <net/ip6_fib.h>
+#include <net/ip6_route.h>
 #include <net/route.h>
 #include <net/xfrm.h>
 
@@ -21,6 +25,7 @@
 #include "device.h"
 #include "frame.h"
 #include "inner.h"
+#include "outer.h"
 #include "recv.h"
 #include "port.h"
 #include "stats.h"
@@ -128,7 +133,7 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 		goto drop;
 	}
 
-	ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, &saddr);
+	stt_outer_saddr(skb, &saddr);
 	member = stt_port_lookup(port, &saddr, f.context_id);
 	if (!member) {
 		err = STT_RX_ERR_NO_DEVICE;
@@ -143,7 +148,8 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 
 	skb_scrub_packet(skb, !net_eq(port->net, dev_net(stt->dev)));
 	if (stt->cfg.collect_md) {
-		tun_dst = stt_tun_rx_dst(skb, cpu_to_be64(f.context_id));
+		tun_dst = stt_tun_rx_dst(skb, stt_outer_is_ipv6(skb),
+					 cpu_to_be64(f.context_id));
 		if (!tun_dst) {
 			err = STT_RX_ERR_NOMEM;
 			goto drop;
@@ -163,7 +169,7 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 		goto drop;
 	}
 
-	outer_tos = ip_hdr(skb)->tos;
+	outer_tos = stt_outer_dsfield(skb);
 	skb->protocol = eth_type_trans(skb, stt->dev);
 	/* Our own frame came back: a loop in the overlay (or a peer that
 	 * reflects), which delivering would only feed.
@@ -202,9 +208,18 @@ static enum stt_counter check_tcp(const struct tcphdr *th)
 	return STT_COUNTER_MAX;
 }
 
+/* What TCP checks: the checksum over the outer family's pseudo-header. */
+static bool csum_ok(struct sk_buff *skb)
+{
+	if (stt_outer_is_ipv6(skb))
+		return !skb_checksum_validate(skb, IPPROTO_TCP,
+					      ip6_compute_pseudo);
+	return !skb_checksum_validate(skb, IPPROTO_TCP, inet_compute_pseudo);
+}
+
+/* A segment of either family, data at the outer IP header. */
 static void rcv_segment(struct stt_port *port, struct sk_buff *skb)
 {
-	const struct iphdr *iph = ip_hdr(skb);
 	struct stt_reasm_key key = { };
 	enum stt_counter err;
 	enum stt_err seg_err;
@@ -221,7 +236,8 @@ static void rcv_segment(struct stt_port *port, struct sk_buff *skb)
 	 * the policy wants ESP, only segments that came out of an SA pass
 	 * (transport mode runs PRE_ROUTING again after decryption).
 	 */
-	if (!xfrm4_policy_check(NULL, XFRM_POLICY_IN, skb)) {
+	if (!xfrm_policy_check(NULL, XFRM_POLICY_IN, skb,
+			       stt_outer_is_ipv6(skb) ? AF_INET6 : AF_INET)) {
 		err = STT_RX_ERR_XFRM_POLICY;
 		goto drop;
 	}
@@ -229,10 +245,9 @@ static void rcv_segment(struct stt_port *port, struct sk_buff *skb)
 		err = STT_RX_ERR_PORT_NOMEM;
 		goto drop;
 	}
-	iph = ip_hdr(skb);
 	__skb_pull(skb, skb_transport_offset(skb));
 
-	if (skb_checksum_validate(skb, IPPROTO_TCP, inet_compute_pseudo)) {
+	if (!csum_ok(skb)) {
 		err = STT_RX_ERR_BAD_CSUM;
 		goto drop;
 	}
@@ -251,8 +266,8 @@ static void rcv_segment(struct stt_port *port, struct sk_buff *skb)
 	 * tc mirred): frame.c reads segments and never writes them.
 	 */
 	if (offset || skb->len != frame_len) {
-		ipv6_addr_set_v4mapped(iph->saddr, &key.saddr);
-		ipv6_addr_set_v4mapped(iph->daddr, &key.daddr);
+		stt_outer_saddr(skb, &key.saddr);
+		stt_outer_daddr(skb, &key.daddr);
 		key.sport = th.source;
 		key.frame_id = th.ack_seq;
 		skb = stt_reasm_table_add(&port->reasm, skb, &key, frame_len,
@@ -330,6 +345,79 @@ unsigned int stt_rcv_hook(void *priv, struct sk_buff *skb,
 	 */
 	local_bh_disable();
 	rcv_segment(port, skb);
+	local_bh_enable();
+	return NF_STOLEN;
+}
+
+/* True if IPv6 input, right after this hook, would deliver @skb here. */
+static bool ipv6_input_is_local(struct sk_buff *skb)
+{
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	struct flowi6 fl6 = {
+		.flowi6_iif = skb->dev->ifindex,
+		.daddr = ip6h->daddr,
+		.saddr = ip6h->saddr,
+		.flowlabel = ip6_flowinfo(ip6h),
+		.flowi6_mark = skb->mark,
+		.flowi6_proto = IPPROTO_TCP,
+	};
+	struct dst_entry *dst;
+	bool local;
+
+	/* A route attached already (IPsec transport mode passes what it
+	 * decrypted through PRE_ROUTING again, route and all) is the one
+	 * IPv6 input would use.
+	 */
+	if (skb_valid_dst(skb))
+		return dst_rt6_info(skb_dst(skb))->rt6i_flags & RTF_LOCAL;
+	/* Looked up and let go, not attached as stt_rcv_hook() attaches
+	 * IPv4's: what IPv6 input finds for a segment not ours stays its own
+	 * business.
+	 */
+	dst = ip6_route_input_lookup(dev_net(skb->dev), skb->dev, &fl6, skb,
+				     RT6_LOOKUP_F_HAS_SADDR);
+	local = !dst->error && dst_rt6_info(dst)->rt6i_flags & RTF_LOCAL;
+	dst_release(dst);
+	return local;
+}
+
+/*
+ * stt_rcv_hook()'s sibling for IPv6 underlays, at the same place (port.c):
+ * after IPv6 defragmentation, which takes the fragment header away, so
+ * that a segment to a local address has its TCP header right after the
+ * IPv6 header.  One with extension headers on the way is refused and
+ * counted: they would have to be processed as IPv6 input does (a routing
+ * header may name another destination, an AH header would have to be
+ * verified first), and our transmit never sends any.
+ */
+unsigned int stt_rcv6_hook(void *priv, struct sk_buff *skb,
+			   const struct nf_hook_state *state)
+{
+	int nhoff = skb_network_offset(skb);
+	struct stt_port *port = priv;
+	const struct tcphdr *th;
+	__be16 frag_off;
+	u8 nexthdr;
+	int thoff;
+
+	nexthdr = ipv6_hdr(skb)->nexthdr;
+	thoff = ipv6_skip_exthdr(skb, nhoff + sizeof(struct ipv6hdr), &nexthdr,
+				 &frag_off);
+	if (thoff < 0 || nexthdr != IPPROTO_TCP || frag_off)
+		return NF_ACCEPT;
+	if (!pskb_may_pull(skb, thoff + offsetofend(struct tcphdr, dest)))
+		return NF_ACCEPT;
+	th = (const struct tcphdr *)(skb->data + thoff);
+	if (th->dest != port->dst_port || !ipv6_input_is_local(skb))
+		return NF_ACCEPT;
+
+	skb_set_transport_header(skb, thoff);
+	/* As in stt_rcv_hook(). */
+	local_bh_disable();
+	if (thoff == nhoff + sizeof(struct ipv6hdr))
+		rcv_segment(port, skb);
+	else
+		stt_drop(port->counters, STT_RX_ERR_IPV6_EXTHDR, skb);
 	local_bh_enable();
 	return NF_STOLEN;
 }
