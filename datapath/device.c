@@ -146,30 +146,61 @@ void stt_dev_setup(struct net_device *dev)
 	eth_hw_addr_random(dev);
 }
 
-/* STT segments its frames, so the inner MTU need not shrink: it follows the
- * underlay device that reaches the remote.
- */
-static void mtu_from_route(struct net_device *dev, struct stt_dev *stt)
+static int mtu_from_route4(struct stt_dev *stt)
 {
 	struct flowi4 fl4 = {
 		.daddr = stt->cfg.info.key.u.ipv4.dst,
 		.saddr = stt->cfg.info.key.u.ipv4.src,
 	};
 	struct rtable *rt;
+	int mtu;
 
-	rt = stt_route4(stt->net, dev, &fl4);
+	rt = stt_route4(stt->net, stt->dev, &fl4);
 	if (IS_ERR(rt))
-		return;
-	dev->mtu = clamp_t(unsigned int, rt->dst.dev->mtu, dev->min_mtu,
-			   dev->max_mtu);
+		return PTR_ERR(rt);
+	mtu = rt->dst.dev->mtu;
 	ip_rt_put(rt);
+	return mtu;
+}
+
+static int mtu_from_route6(struct stt_dev *stt)
+{
+	struct flowi6 fl6 = {
+		.daddr = stt->cfg.info.key.u.ipv6.dst,
+		.saddr = stt->cfg.info.key.u.ipv6.src,
+	};
+	struct dst_entry *dst;
+	int mtu;
+
+	dst = stt_route6(stt->net, stt->dev, &fl6);
+	if (IS_ERR(dst))
+		return PTR_ERR(dst);
+	mtu = dst->dev->mtu;
+	dst_release(dst);
+	return mtu;
+}
+
+/* STT segments its frames, so the inner MTU need not shrink: it follows the
+ * underlay device that reaches the remote.
+ */
+static void mtu_from_route(struct net_device *dev, struct stt_dev *stt)
+{
+	int mtu;
+
+	if (ip_tunnel_info_af(&stt->cfg.info) == AF_INET6)
+		mtu = mtu_from_route6(stt);
+	else
+		mtu = mtu_from_route4(stt);
+	if (mtu < 0)
+		return;
+	dev->mtu = clamp_t(unsigned int, mtu, dev->min_mtu, dev->max_mtu);
 }
 
 /* What the receive port finds a device by. */
 static void member_from_config(struct stt_port_member *member,
 			       const struct stt_config *cfg)
 {
-	ipv6_addr_set_v4mapped(cfg->info.key.u.ipv4.dst, &member->remote);
+	stt_config_remote(cfg, &member->remote);
 	member->context_id = be64_to_cpu(cfg->info.key.tun_id);
 	member->collect_md = cfg->collect_md;
 }

@@ -10,6 +10,7 @@
 #include <linux/stt.h>
 #include <net/gro_cells.h>
 #include <net/ip_tunnels.h>
+#include <net/ipv6.h>
 
 #include "port.h"
 
@@ -18,7 +19,8 @@ struct netlink_ext_ack;
 /* What the user asked for (rtnetlink attributes IFLA_STT_*). */
 struct stt_config {
 	/* Fixed-peer mode: remote, local, context id, tos (1: inherit), ttl
-	 * and destination port, as the transmit path consumes them.
+	 * and destination port, as the transmit path consumes them.  The
+	 * addresses are IPv6 when info.mode has IP_TUNNEL_INFO_IPV6.
 	 */
 	struct ip_tunnel_info info;
 	__be16 dst_port;
@@ -50,6 +52,19 @@ struct stt_dev {
 static inline struct stt_dev *stt_dev_from_member(struct stt_port_member *m)
 {
 	return container_of(m, struct stt_dev, rx);
+}
+
+/*
+ * A fixed peer's remote as receive ports key it: an IPv4 remote
+ * IPv4-mapped (::ffff:a.b.c.d), as in the reassembly key.
+ */
+static inline void stt_config_remote(const struct stt_config *cfg,
+				     struct in6_addr *remote)
+{
+	if (ip_tunnel_info_af(&cfg->info) == AF_INET6)
+		*remote = cfg->info.key.u.ipv6.dst;
+	else
+		ipv6_addr_set_v4mapped(cfg->info.key.u.ipv4.dst, remote);
 }
 
 void stt_dev_setup(struct net_device *dev);

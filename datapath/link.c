@@ -18,18 +18,17 @@
 #include "port.h"
 #include "stt_wire.h"
 
-#define NO_IPV6 "IPv6 underlay is not supported yet"
 #define NEEDS_MODE "an stt device needs a remote address (fixed peer) or external mode"
 
 static const struct nla_policy stt_policy[IFLA_STT_MAX + 1] = {
 	[IFLA_STT_UNSPEC]		= { .strict_start_type = IFLA_STT_ID },
 	[IFLA_STT_ID]			= { .type = NLA_U64 },
 	[IFLA_STT_REMOTE]		= NLA_POLICY_EXACT_LEN(sizeof(__be32)),
-	[IFLA_STT_REMOTE6]		= { .type = NLA_REJECT,
-					    .reject_message = NO_IPV6 },
+	[IFLA_STT_REMOTE6]		=
+		NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 	[IFLA_STT_LOCAL]		= NLA_POLICY_EXACT_LEN(sizeof(__be32)),
-	[IFLA_STT_LOCAL6]		= { .type = NLA_REJECT,
-					    .reject_message = NO_IPV6 },
+	[IFLA_STT_LOCAL6]		=
+		NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 	[IFLA_STT_PORT]			= { .type = NLA_BE16 },
 	[IFLA_STT_PORT_RANGE]		=
 		NLA_POLICY_EXACT_LEN(sizeof(struct ifla_stt_port_range)),
@@ -42,8 +41,9 @@ static const struct nla_policy stt_policy[IFLA_STT_MAX + 1] = {
 
 /* Attributes that only make sense for a fixed peer. */
 static const int fixed_peer_attrs[] = {
-	IFLA_STT_ID, IFLA_STT_REMOTE, IFLA_STT_LOCAL, IFLA_STT_TTL,
-	IFLA_STT_TTL_INHERIT, IFLA_STT_TOS, IFLA_STT_DF,
+	IFLA_STT_ID, IFLA_STT_REMOTE, IFLA_STT_REMOTE6, IFLA_STT_LOCAL,
+	IFLA_STT_LOCAL6, IFLA_STT_TTL, IFLA_STT_TTL_INHERIT, IFLA_STT_TOS,
+	IFLA_STT_DF,
 };
 
 static int stt_validate(struct nlattr *tb[], struct nlattr *data[],
@@ -92,9 +92,121 @@ static int stt_validate(struct nlattr *tb[], struct nlattr *data[],
 			return -EINVAL;
 		}
 	}
+	if (data[IFLA_STT_REMOTE] && data[IFLA_STT_REMOTE6]) {
+		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_REMOTE6],
+				    "remote and remote6 are exclusive: the remote is IPv4 or IPv6");
+		return -EINVAL;
+	}
+	if (data[IFLA_STT_LOCAL] && data[IFLA_STT_LOCAL6]) {
+		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_LOCAL6],
+				    "local and local6 are exclusive: the local address is IPv4 or IPv6");
+		return -EINVAL;
+	}
 	if (data[IFLA_STT_TTL] && data[IFLA_STT_TTL_INHERIT]) {
 		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_TTL_INHERIT],
 				    "ttl and ttl inherit are exclusive");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Switches @info's addresses to @ipv6's family, the old ones cleared. */
+static void set_family(struct ip_tunnel_info *info, bool ipv6)
+{
+	if (!!(info->mode & IP_TUNNEL_INFO_IPV6) == ipv6)
+		return;
+	memset(&info->key.u, 0, sizeof(info->key.u));
+	info->mode ^= IP_TUNNEL_INFO_IPV6;
+}
+
+/*
+ * The remote and local addresses: both of one family, the remote's.  A
+ * remote of the other family replaces the old remote and local both.
+ */
+static int nl_to_addrs(struct nlattr *data[], struct ip_tunnel_info *info,
+		       struct netlink_ext_ack *extack)
+{
+	struct ip_tunnel_key *key = &info->key;
+
+	if (data[IFLA_STT_REMOTE]) {
+		set_family(info, false);
+		key->u.ipv4.dst = nla_get_in_addr(data[IFLA_STT_REMOTE]);
+	}
+	if (data[IFLA_STT_REMOTE6]) {
+		set_family(info, true);
+		key->u.ipv6.dst = nla_get_in6_addr(data[IFLA_STT_REMOTE6]);
+	}
+	if (data[IFLA_STT_LOCAL]) {
+		if (info->mode & IP_TUNNEL_INFO_IPV6) {
+			NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_LOCAL],
+					    "local is IPv4 but the remote is IPv6: give local6");
+			return -EINVAL;
+		}
+		key->u.ipv4.src = nla_get_in_addr(data[IFLA_STT_LOCAL]);
+	}
+	if (data[IFLA_STT_LOCAL6]) {
+		if (!(info->mode & IP_TUNNEL_INFO_IPV6)) {
+			NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_LOCAL6],
+					    "local6 is IPv6 but the remote is not: give remote6");
+			return -EINVAL;
+		}
+		key->u.ipv6.src = nla_get_in6_addr(data[IFLA_STT_LOCAL6]);
+	}
+	return 0;
+}
+
+/* A fixed peer's IPv4 remote: there, and unicast. */
+static int check_addrs4(struct nlattr *data[], const struct ip_tunnel_key *key,
+			struct netlink_ext_ack *extack)
+{
+	if (!key->u.ipv4.dst) {
+		NL_SET_ERR_MSG(extack, NEEDS_MODE);
+		return -EINVAL;
+	}
+	if (ipv4_is_multicast(key->u.ipv4.dst) ||
+	    ipv4_is_lbcast(key->u.ipv4.dst)) {
+		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_REMOTE],
+				    "remote must be a unicast address");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * An IPv6 remote and local as the IPv4 ones are checked: a unicast remote.
+ * Also neither link-local (a device has no underlay interface to scope it
+ * to) nor IPv4-mapped (an IPv4 remote is given as one, and a receive port
+ * keys it so).
+ */
+static int check_addrs6(struct nlattr *data[], const struct ip_tunnel_key *key,
+			struct netlink_ext_ack *extack)
+{
+	int remote = ipv6_addr_type(&key->u.ipv6.dst);
+	int local = ipv6_addr_type(&key->u.ipv6.src);
+
+	if (remote == IPV6_ADDR_ANY) {
+		NL_SET_ERR_MSG(extack, NEEDS_MODE);
+		return -EINVAL;
+	}
+	if (remote & IPV6_ADDR_MAPPED) {
+		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_REMOTE6],
+				    "remote6 must not be IPv4-mapped: give an IPv4 remote as remote");
+		return -EINVAL;
+	}
+	if (!(remote & IPV6_ADDR_UNICAST)) {
+		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_REMOTE6],
+				    "remote6 must be a unicast address");
+		return -EINVAL;
+	}
+	if (remote & IPV6_ADDR_LINKLOCAL) {
+		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_REMOTE6],
+				    "remote6 must not be link-local: an stt device has no underlay interface to scope it to");
+		return -EINVAL;
+	}
+	if (local != IPV6_ADDR_ANY &&
+	    (!(local & IPV6_ADDR_UNICAST) || local & IPV6_ADDR_LINKLOCAL)) {
+		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_LOCAL6],
+				    "local6 must be a unicast address, not link-local");
 		return -EINVAL;
 	}
 	return 0;
@@ -105,6 +217,7 @@ static int nl_to_config(struct nlattr *data[], struct stt_config *cfg,
 			bool changelink, struct netlink_ext_ack *extack)
 {
 	struct ip_tunnel_key *key = &cfg->info.key;
+	int err;
 
 	if (changelink && data[IFLA_STT_PORT]) {
 		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_PORT],
@@ -123,10 +236,9 @@ static int nl_to_config(struct nlattr *data[], struct stt_config *cfg,
 		cfg->dst_port = nla_get_be16(data[IFLA_STT_PORT]);
 	if (data[IFLA_STT_ID])
 		key->tun_id = cpu_to_be64(nla_get_u64(data[IFLA_STT_ID]));
-	if (data[IFLA_STT_REMOTE])
-		key->u.ipv4.dst = nla_get_in_addr(data[IFLA_STT_REMOTE]);
-	if (data[IFLA_STT_LOCAL])
-		key->u.ipv4.src = nla_get_in_addr(data[IFLA_STT_LOCAL]);
+	err = nl_to_addrs(data, &cfg->info, extack);
+	if (err)
+		return err;
 	if (data[IFLA_STT_PORT_RANGE]) {
 		const struct ifla_stt_port_range *r =
 			nla_data(data[IFLA_STT_PORT_RANGE]);
@@ -148,21 +260,13 @@ static int nl_to_config(struct nlattr *data[], struct stt_config *cfg,
 		cfg->df = nla_get_u8(data[IFLA_STT_DF]);
 
 	key->tp_dst = cfg->dst_port;
-	cfg->info.mode = IP_TUNNEL_INFO_TX;
+	cfg->info.mode |= IP_TUNNEL_INFO_TX;
 
 	if (cfg->collect_md)
 		return 0;
-	if (!key->u.ipv4.dst) {
-		NL_SET_ERR_MSG(extack, NEEDS_MODE);
-		return -EINVAL;
-	}
-	if (ipv4_is_multicast(key->u.ipv4.dst) ||
-	    ipv4_is_lbcast(key->u.ipv4.dst)) {
-		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_REMOTE],
-				    "remote must be a unicast address");
-		return -EINVAL;
-	}
-	return 0;
+	if (cfg->info.mode & IP_TUNNEL_INFO_IPV6)
+		return check_addrs6(data, key, extack);
+	return check_addrs4(data, key, extack);
 }
 
 /* Refuses what would make two devices claim the same received frames. */
@@ -185,7 +289,7 @@ static int check_unique(struct net *net, const struct stt_config *cfg,
 		}
 		return 0;
 	}
-	ipv6_addr_set_v4mapped(cfg->info.key.u.ipv4.dst, &remote);
+	stt_config_remote(cfg, &remote);
 	other = stt_port_find_peer(port, &remote,
 				   be64_to_cpu(cfg->info.key.tun_id));
 	if (other && stt_dev_from_member(other) != self) {
@@ -269,6 +373,8 @@ static size_t stt_get_size(const struct net_device *dev)
 	return nla_total_size_64bit(sizeof(u64)) +	/* IFLA_STT_ID */
 	       nla_total_size(sizeof(__be32)) +	/* IFLA_STT_REMOTE */
 	       nla_total_size(sizeof(__be32)) +	/* IFLA_STT_LOCAL */
+	       nla_total_size(sizeof(struct in6_addr)) + /* IFLA_STT_REMOTE6 */
+	       nla_total_size(sizeof(struct in6_addr)) + /* IFLA_STT_LOCAL6 */
 	       nla_total_size(sizeof(__be16)) +	/* IFLA_STT_PORT */
 	       nla_total_size(sizeof(struct ifla_stt_port_range)) +
 	       nla_total_size(sizeof(u8)) +	/* IFLA_STT_TTL */
@@ -278,15 +384,28 @@ static size_t stt_get_size(const struct net_device *dev)
 	       nla_total_size(0);		/* IFLA_STT_COLLECT_METADATA */
 }
 
+static int fill_addrs(struct sk_buff *skb, const struct ip_tunnel_info *info)
+{
+	const struct ip_tunnel_key *key = &info->key;
+
+	if (ip_tunnel_info_af(info) == AF_INET6)
+		return nla_put_in6_addr(skb, IFLA_STT_REMOTE6,
+					&key->u.ipv6.dst) ||
+		       (!ipv6_addr_any(&key->u.ipv6.src) &&
+			nla_put_in6_addr(skb, IFLA_STT_LOCAL6,
+					 &key->u.ipv6.src));
+	return nla_put_in_addr(skb, IFLA_STT_REMOTE, key->u.ipv4.dst) ||
+	       (key->u.ipv4.src &&
+		nla_put_in_addr(skb, IFLA_STT_LOCAL, key->u.ipv4.src));
+}
+
 static int fill_fixed_peer(struct sk_buff *skb, const struct stt_config *cfg)
 {
 	const struct ip_tunnel_key *key = &cfg->info.key;
 
 	if (nla_put_u64_64bit(skb, IFLA_STT_ID, be64_to_cpu(key->tun_id),
 			      IFLA_STT_UNSPEC) ||
-	    nla_put_in_addr(skb, IFLA_STT_REMOTE, key->u.ipv4.dst) ||
-	    (key->u.ipv4.src &&
-	     nla_put_in_addr(skb, IFLA_STT_LOCAL, key->u.ipv4.src)) ||
+	    fill_addrs(skb, &cfg->info) ||
 	    nla_put_u8(skb, IFLA_STT_TOS, key->tos) ||
 	    nla_put_u8(skb, IFLA_STT_DF, cfg->df))
 		return -EMSGSIZE;
