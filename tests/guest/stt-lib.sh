@@ -17,7 +17,8 @@ STT_DEV=stt_sys_$STT_PORT
 
 # Options for every tshark run: tshark's STT dissector is a heuristic one,
 # which IP tries before the TCP dissector only when asked to.
-TSHARK_STT=(-n -o ip.try_heuristic_first:TRUE -o stt.check_checksum:TRUE)
+TSHARK_STT=(-n -o ip.try_heuristic_first:TRUE -o ipv6.try_heuristic_first:TRUE
+	-o stt.check_checksum:TRUE)
 
 # stt_two_hosts [OPTION=VALUE...]: two Open vSwitch hosts joined by type=stt
 # ports tun0 (OPTIONS added to both) over a veth underlay, one VM on each; all
@@ -217,8 +218,8 @@ capture_dropped() {
 		"$WORK/capture-$1.log"
 }
 
-# check_stt_segments PCAP: judge every IPv4 TCP packet of PCAP (all STT
-# segments) with scapy, independently of tshark: the TCP checksum is correct;
+# check_stt_segments PCAP: judge every TCP packet of PCAP, over IPv4 or IPv6
+# (all STT segments) with scapy, independently of tshark: the TCP checksum is correct;
 # data offset 5, window 65535, urgent pointer 0, flags ACK (+PSH on a frame's
 # last segment only); and the segments of each frame (same addresses, source
 # port and acknowledgment number = frame id) agree on the frame length in the
@@ -229,17 +230,25 @@ check_stt_segments() {
 	/usr/bin/python3 - "$1" <<-'EOF'
 	import sys
 	from scapy.layers.inet import IP, TCP, in4_chksum
+	from scapy.layers.inet6 import IPv6, in6_chksum
 	from scapy.utils import PcapReader
 
 	segments, frames, bad = 0, {}, []
 	for number, pkt in enumerate(PcapReader(sys.argv[1]), 1):
 	    if TCP not in pkt:
 	        continue
-	    ip, tcp = pkt[IP], pkt[TCP]
+	    tcp = pkt[TCP]
 	    # The segment as sent, without Ethernet padding: summed together
 	    # with the pseudo-header, a correct checksum gives 0.
-	    segment = bytes(ip)[ip.ihl * 4:ip.len]
-	    if in4_chksum(6, ip, segment) != 0:
+	    if IPv6 in pkt:
+	        ip = pkt[IPv6]
+	        segment = bytes(ip.payload)[:ip.plen]
+	        csum = in6_chksum(6, tcp, segment)
+	    else:
+	        ip = pkt[IP]
+	        segment = bytes(ip)[ip.ihl * 4:ip.len]
+	        csum = in4_chksum(6, ip, segment)
+	    if csum != 0:
 	        bad.append("frame %d: wrong TCP checksum" % number)
 	    flags = int(tcp.flags) & ~0x08
 	    if (tcp.dataofs, flags, tcp.window, tcp.urgptr) != (5, 0x10, 65535, 0):
@@ -332,7 +341,7 @@ stt_judge_capture() {
 		2>/dev/null > "$WORK/fields"
 	awk -F'\t' -v key="$key" -v port=$STT_PORT '
 		{ packets++ }
-		$1 !~ /^eth:ethertype:ip:stt(:|$)/ || $2 != port {
+		$1 !~ /^eth:ethertype:ip(v6)?:stt(:|$)/ || $2 != port {
 			print "frame " NR " is not STT to port " port ": " $1; bad++; next }
 		$5 != 20 { print "frame " NR ": TCP data offset " $5; bad++ }
 		$3 != "" {

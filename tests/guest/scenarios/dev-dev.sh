@@ -6,9 +6,20 @@
 # size, iperf3 both ways, 64 MiB with SHA-256, counters, and the wire as
 # tshark and scapy see it.
 #
+#	dev-dev.sh [ipv6]
+#
+# With "ipv6" the underlay is IPv6 (remote 2001:db8::2 and so on) and
+# everything else the same: the inner network stays IPv4.
+#
 #   a: s0 10.0.0.1  u0 192.0.2.1 ===== 192.0.2.2 u0  s0 10.0.0.2 :b
+#                      2001:db8::1      2001:db8::2   (ipv6)
 #
 # Test: dev_dev
+#   timeout: 700
+#   kernels: not debug: lifecycle-dev and underlay-routes
+#
+# Test: dev_dev_ipv6 ipv6
+#   The same over an IPv6 underlay.
 #   timeout: 700
 #   kernels: not debug: lifecycle-dev and underlay-routes
 
@@ -18,13 +29,27 @@ set -eu
 
 KEY=0x1122334455667788
 
+case "${1:-ipv4}" in
+ipv4) A=192.0.2.1 B=192.0.2.2 PREFIX=24 ;;
+ipv6) A=2001:db8::1 B=2001:db8::2 PREFIX=64 ;;
+*) fail "usage: dev-dev.sh [ipv6]" ;;
+esac
+
 add_ns a
 add_ns b
-add_underlay a 192.0.2.1/24 b 192.0.2.2/24
+add_underlay a "$A/$PREFIX" b "$B/$PREFIX"
 
-run in_ns a "$STT_CTL" add s0 remote 192.0.2.2 id $KEY
-run in_ns b "$STT_CTL" add s0 remote 192.0.2.1 id $KEY
-run in_ns a "$STT_CTL" show s0
+run in_ns a "$STT_CTL" add s0 remote "$B" id $KEY
+run in_ns b "$STT_CTL" add s0 remote "$A" id $KEY
+shown=$(in_ns a "$STT_CTL" show s0)
+log "$shown"
+case "$shown" in
+"s0: stt remote $B id $KEY "*) ;;
+*) fail "stt-ctl show s0 does not say remote $B id $KEY" ;;
+esac
+# STT segments: the MTU is the underlay's, from the route to the remote.
+mtu=$(ip -n a -o link show s0 | sed -n 's/.* mtu \([0-9]*\) .*/\1/p')
+[ "$mtu" = 1500 ] || fail "s0's MTU is ${mtu:-unknown}, not u0's 1500"
 stt_dev_up a s0 10.0.0.1/24
 stt_dev_up b s0 10.0.0.2/24
 
@@ -33,11 +58,11 @@ ping_sizes b 10.0.0.1 1 8972
 iperf3_check a b 10.0.0.2 3
 send_file_and_hash a b 10.0.0.2 "$(transfer_mib 64)"
 
-stt_judge_segments a b a b 10.0.0.2 dev-dev $KEY
+stt_judge_segments a b a b 10.0.0.2 "dev-dev${1:+-$1}" $KEY
 
 stt_check_frames_balanced a b s0
 stt_check_no_errors a s0
 stt_check_no_errors b s0
 check_link_errors a s0
 check_link_errors b s0
-log "PASS dev-dev"
+log "PASS dev-dev${1:+ $1}"

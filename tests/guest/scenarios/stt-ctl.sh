@@ -369,25 +369,29 @@ assert i["id"] == "0xffffffffffffffff" and i["ttl"] == "inherit" \
 		add fp4 id 5
 	refused a 1 "add fp4: Invalid argument: remote must be a unicast address (remote)" \
 		add fp4 remote 224.0.0.1 id 5
-	refused a 1 "add fp4: Invalid argument: IPv6 underlay is not supported yet (local)" \
+	refused a 1 "add fp4: Invalid argument: local6 is IPv6 but the remote is not: give remote6 (local)" \
 		add fp4 remote 192.0.2.2 local 2001:db8::1
+	refused a 1 "add fp4: Invalid argument: remote6 must be a unicast address (remote)" \
+		add fp4 remote ff02::1 id 5
+	refused a 1 "add fp4: Invalid argument: remote6 must not be link-local: an stt device has no underlay interface to scope it to (remote)" \
+		add fp4 remote fe80::1 id 5
+	refused a 1 "add fp4: Invalid argument: remote6 must not be IPv4-mapped: give an IPv4 remote as remote (remote)" \
+		add fp4 remote ::ffff:192.0.2.2 id 5
 	no_device a fp4
 	refused a 1 "set s0: Operation not supported: an external device has nothing to change: tunnel parameters come with each packet" \
 		set s0 ttl 5
 
-	# IPv6 underlay (a later issue): stt-ctl sends IFLA_STT_REMOTE6 and
-	# LOCAL6 already.
-	if in_ns a "$STT_CTL" add fp6 remote 2001:db8::2 local 2001:db8::1 \
-		id 6 2> "$WORK/stderr"; then
-		ctlq a show fp6 |
-			grep -q '^fp6: stt remote 2001:db8::2 local 2001:db8::1 id 0x6 ' ||
-			fail "fp6 read back as: $(ctlq a show fp6)"
-		ctl a del fp6
-	else
-		[ "$(cat "$WORK/stderr")" = "stt-ctl: add fp6: Invalid argument: IPv6 underlay is not supported yet (remote)" ] ||
-			fail "IPv6 add: $(cat "$WORK/stderr")"
-		log "  $(cat "$WORK/stderr")"
-	fi
+	# IPv6 underlay: IFLA_STT_REMOTE6 and LOCAL6, read back as given; a
+	# remote of the other family replaces remote and local both.
+	ctl a add fp6 remote 2001:db8::2 local 2001:db8::1 id 6
+	shows a fp6 "fp6: stt remote 2001:db8::2 local 2001:db8::1 id 0x6 dstport 7471 ttl auto"
+	refused a 1 "set fp6: Invalid argument: local is IPv4 but the remote is IPv6: give local6 (local)" \
+		set fp6 local 192.0.2.1
+	ctl a set fp6 remote 192.0.2.6
+	shows a fp6 "fp6: stt remote 192.0.2.6 id 0x6 dstport 7471 ttl auto"
+	ctl a set fp6 remote 2001:db8::6
+	shows a fp6 "fp6: stt remote 2001:db8::6 id 0x6 dstport 7471 ttl auto"
+	ctl a del fp6
 
 	# Source ports on an external device.
 	ctl a add s5 external dstport 4800 srcport 1000 2000
