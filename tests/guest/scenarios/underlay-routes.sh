@@ -19,12 +19,20 @@
 #                        MTU 1500
 #   (a's s0 sends from 192.0.2.1 whichever link it takes)
 #
-#	underlay-routes.sh [pmtu|tos]
+#	underlay-routes.sh [ipv6] [pmtu|tos]
 #
 # runs both parts, or the one named (for a module that fails the first, to
-# see what it does with the second).
+# see what it does with the second).  With "ipv6" the underlay is IPv6
+# (2001:db8:1::/64 and 2001:db8:2::/64 for the two sides) and only the path
+# MTU part runs: r answers with ICMPv6 "packet too big", DF or not, and IPv6
+# routes have no TOS selector.
 #
 # Test: underlay_routes
+#   timeout: 400
+#   kernels: debug instead
+#
+# Test: underlay_routes_ipv6 ipv6
+#   The path MTU over an IPv6 underlay.
 #   timeout: 400
 #   kernels: debug instead
 
@@ -33,19 +41,30 @@ set -eu
 . "$(dirname "$0")/../stt-lib.sh"
 
 KEY=0x1122334455667788
-PARTS=${1:-pmtu tos}
+if [ "${1:-}" = ipv6 ]; then
+	shift
+	PARTS=pmtu
+	A=2001:db8:1::1 RA=2001:db8:1::fe NET_A=2001:db8:1::/64
+	B=2001:db8:2::2 RB=2001:db8:2::fe NET_B=2001:db8:2::/64 PREFIX=64
+	FORWARDING=net.ipv6.conf.all.forwarding TOO_BIG=Icmp6OutPktTooBigs
+else
+	PARTS=${1:-pmtu tos}
+	A=192.0.2.1 RA=192.0.2.254 NET_A=192.0.2.0/24
+	B=198.51.100.2 RB=198.51.100.254 NET_B=198.51.100.0/24 PREFIX=24
+	FORWARDING=net.ipv4.ip_forward TOO_BIG=IcmpOutDestUnreachs
+fi
 
 add_ns a
 add_ns r
 add_ns b
-add_underlay a 192.0.2.1/24 r 192.0.2.254/24
-add_underlay r 198.51.100.254/24 b 198.51.100.2/24 1400 u1
-in_ns r sysctl -qw net.ipv4.ip_forward=1
-run ip -n a route add 198.51.100.0/24 via 192.0.2.254
-run ip -n b route add 192.0.2.0/24 via 198.51.100.254
+add_underlay a "$A/$PREFIX" r "$RA/$PREFIX"
+add_underlay r "$RB/$PREFIX" b "$B/$PREFIX" 1400 u1
+in_ns r sysctl -qw "$FORWARDING=1"
+run ip -n a route add "$NET_B" via "$RA"
+run ip -n b route add "$NET_A" via "$RB"
 
-run in_ns a "$STT_CTL" add s0 remote 198.51.100.2 local 192.0.2.1 id $KEY df set
-run in_ns b "$STT_CTL" add s0 remote 192.0.2.1 id $KEY df set
+run in_ns a "$STT_CTL" add s0 remote "$B" local "$A" id $KEY df set
+run in_ns b "$STT_CTL" add s0 remote "$A" id $KEY df set
 stt_dev_up a s0 10.0.0.1/24
 stt_dev_up b s0 10.0.0.2/24
 
@@ -59,10 +78,10 @@ if part pmtu; then
 	send_file_and_hash a b 10.0.0.2 "$(transfer_mib 8)"
 	[ "$updates" != none ] || fail "a's s0 has no pmtu_updates counter"
 	updates=$(($(stt_counter a pmtu_updates s0) - updates))
-	frag_needed=$(ip_mib r IcmpOutDestUnreachs)
-	cached=$(ip -n a route get 198.51.100.2 | grep -o 'mtu [0-9]*' || true)
-	log "r sent $frag_needed destination-unreachable errors; a took $updates (pmtu_updates), route to b: ${cached:-no mtu}"
-	[ "$updates" -ge 1 ] || fail "a took no ICMP fragmentation-needed error"
+	frag_needed=$(ip_mib r "$TOO_BIG")
+	cached=$(ip -n a route get "$B" | grep -o 'mtu [0-9]*' || true)
+	log "r sent $frag_needed errors ($TOO_BIG); a took $updates (pmtu_updates), route to b: ${cached:-no mtu}"
+	[ "$updates" -ge 1 ] || fail "a took no ICMP error about its segments' size"
 	[ "$cached" = "mtu 1400" ] || fail "a's route to b has ${cached:-no mtu}, not mtu 1400"
 fi
 
