@@ -20,20 +20,39 @@ STT_DEV=stt_sys_$STT_PORT
 TSHARK_STT=(-n -o ip.try_heuristic_first:TRUE -o ipv6.try_heuristic_first:TRUE
 	-o stt.check_checksum:TRUE)
 
+# underlay_family ipv4|ipv6: the address family of the underlay that
+# stt_two_hosts and stt_dev_pair build, for a scenario that runs over
+# either.  Such a scenario takes the family as its first argument:
+#
+#	underlay_family "${1:-}" && shift
+#
+# Sets UL_FAMILY, UL_A and UL_B (the two ends' underlay addresses) and
+# UL_PREFIX; returns false, changing nothing, if the word is no family.
+# IPv4 until a scenario says otherwise.
+underlay_family() {
+	case "$1" in
+	ipv4) UL_A=192.0.2.1 UL_B=192.0.2.2 UL_PREFIX=24 ;;
+	ipv6) UL_A=2001:db8::1 UL_B=2001:db8::2 UL_PREFIX=64 ;;
+	*) return 1 ;;
+	esac
+	UL_FAMILY=$1
+}
+underlay_family ipv4
+
 # stt_two_hosts [OPTION=VALUE...]: two Open vSwitch hosts joined by type=stt
 # ports tun0 (OPTIONS added to both) over a veth underlay, one VM on each; all
 # MTUs 1500.  Returns with every port configured.
 #
 #   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
-#   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
+#   10.0.0.1             $UL_A         $UL_B               10.0.0.2
 stt_two_hosts() {
 	add_host host1
 	add_host host2
 	host_ovs host1 ovs-vsctl add-br br0
 	host_ovs host2 ovs-vsctl add-br br0
-	add_underlay host1 192.0.2.1/24 host2 192.0.2.2/24
-	add_tunnel_port host1 tun0 stt remote_ip=192.0.2.2 "$@"
-	add_tunnel_port host2 tun0 stt remote_ip=192.0.2.1 "$@"
+	add_underlay host1 "$UL_A/$UL_PREFIX" host2 "$UL_B/$UL_PREFIX"
+	add_tunnel_port host1 tun0 stt remote_ip="$UL_B" "$@"
+	add_tunnel_port host2 tun0 stt remote_ip="$UL_A" "$@"
 	add_vm vm1 host1 10.0.0.1/24
 	add_vm vm2 host2 10.0.0.2/24
 	wait_for_ports
@@ -42,14 +61,14 @@ stt_two_hosts() {
 # stt_dev_pair A B KEY: namespaces A and B joined by a veth underlay and by
 # fixed-peer stt devices s0 with context id KEY, addressed and up.
 #
-#   A: s0 10.0.0.1  u0 192.0.2.1 ===== 192.0.2.2 u0  s0 10.0.0.2 :B
+#   A: s0 10.0.0.1  u0 $UL_A ===== $UL_B u0  s0 10.0.0.2 :B
 stt_dev_pair() {
 	local a=$1 b=$2 key=$3
 	add_ns "$a"
 	add_ns "$b"
-	add_underlay "$a" 192.0.2.1/24 "$b" 192.0.2.2/24
-	run in_ns "$a" "$STT_CTL" add s0 remote 192.0.2.2 id "$key"
-	run in_ns "$b" "$STT_CTL" add s0 remote 192.0.2.1 id "$key"
+	add_underlay "$a" "$UL_A/$UL_PREFIX" "$b" "$UL_B/$UL_PREFIX"
+	run in_ns "$a" "$STT_CTL" add s0 remote "$UL_B" id "$key"
+	run in_ns "$b" "$STT_CTL" add s0 remote "$UL_A" id "$key"
 	stt_dev_up "$a" s0 10.0.0.1/24
 	stt_dev_up "$b" s0 10.0.0.2/24
 }

@@ -6,7 +6,7 @@
 # size, iperf3 both ways, 64 MiB with SHA-256, counters, and the wire as
 # tshark and scapy see it.
 #
-#	dev-dev.sh [ipv6]
+#	dev-dev.sh [ipv4|ipv6]
 #
 # With "ipv6" the underlay is IPv6 (remote 2001:db8::2 and so on) and
 # everything else the same: the inner network stays IPv4.
@@ -28,19 +28,11 @@ set -eu
 . "$(dirname "$0")/../stt-lib.sh"
 
 KEY=0x1122334455667788
+underlay_family "${1:-}" && shift
+[ $# = 0 ] || fail "usage: dev-dev.sh [ipv4|ipv6]"
+A=$UL_A B=$UL_B
 
-case "${1:-ipv4}" in
-ipv4) A=192.0.2.1 B=192.0.2.2 PREFIX=24 ;;
-ipv6) A=2001:db8::1 B=2001:db8::2 PREFIX=64 ;;
-*) fail "usage: dev-dev.sh [ipv6]" ;;
-esac
-
-add_ns a
-add_ns b
-add_underlay a "$A/$PREFIX" b "$B/$PREFIX"
-
-run in_ns a "$STT_CTL" add s0 remote "$B" id $KEY
-run in_ns b "$STT_CTL" add s0 remote "$A" id $KEY
+stt_dev_pair a b $KEY
 shown=$(in_ns a "$STT_CTL" show s0)
 log "$shown"
 case "$shown" in
@@ -50,19 +42,17 @@ esac
 # STT segments: the MTU is the underlay's, from the route to the remote.
 mtu=$(ip -n a -o link show s0 | sed -n 's/.* mtu \([0-9]*\) .*/\1/p')
 [ "$mtu" = 1500 ] || fail "s0's MTU is ${mtu:-unknown}, not u0's 1500"
-stt_dev_up a s0 10.0.0.1/24
-stt_dev_up b s0 10.0.0.2/24
 
 ping_sizes a 10.0.0.2 1 1400 1472 4000 8972
 ping_sizes b 10.0.0.1 1 8972
 iperf3_check a b 10.0.0.2 3
 send_file_and_hash a b 10.0.0.2 "$(transfer_mib 64)"
 
-stt_judge_segments a b a b 10.0.0.2 "dev-dev${1:+-$1}" $KEY
+stt_judge_segments a b a b 10.0.0.2 "dev-dev-$UL_FAMILY" $KEY
 
 stt_check_frames_balanced a b s0
 stt_check_no_errors a s0
 stt_check_no_errors b s0
 check_link_errors a s0
 check_link_errors b s0
-log "PASS dev-dev${1:+ $1}"
+log "PASS dev-dev over $UL_FAMILY"
