@@ -103,6 +103,11 @@ def pytest_addoption(parser):
                     default=os.environ.get("STT_RESULTS_DIR",
                                            "/var/tmp/stt-results"),
                     help="parent directory of per-test results")
+    group.addoption("--stt-underlay", choices=("ipv4", "ipv6"),
+                    default="ipv4",
+                    help="ipv6: run every case that can over an IPv6 "
+                         "underlay (scenario_cases.py), and no other; "
+                         "default: the cases as declared")
     group.addoption("--stt-timeout-scale", type=float,
                     default=float(os.environ.get("STT_TIMEOUT_SCALE", "1")),
                     help="multiply scenario timeouts by this factor")
@@ -194,14 +199,38 @@ def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: not item.name.endswith("-debug]"))
 
 
+def ipv6_lane(cases):
+    """--stt-underlay ipv6: (case, skip reason or None) for each case of
+    the suite: a case of a script that runs over either family over IPv6,
+    on the kernels of its IPv4 case (so the lane covers what the suite
+    does); the cases that name a family already are the lane's own."""
+    for case in cases:
+        if case.family:
+            continue
+        if case.runs_over_either:
+            yield case.over_ipv6(), None
+        else:
+            why = case.option("underlay", "ipv4 only").partition(":")[2]
+            yield case, "IPv4 underlay only" + (": " + why.strip()
+                                                if why else "")
+
+
 def pytest_generate_tests(metafunc):
     # The case first, so that ids end with the kernel ("dev_dev-6.12-debug"),
     # as pytest_collection_modifyitems expects.
     if "case" in metafunc.fixturenames:
-        metafunc.parametrize("case", [
-            pytest.param(case, id=case.name, marks=[pytest.mark.trixie_lane]
-                         if case.on_trixie_lane else [])
-            for case in scenario_cases.all_cases(SCENARIOS)])
+        cases = scenario_cases.all_cases(SCENARIOS)
+        if metafunc.config.getoption("stt_underlay") == "ipv6":
+            lane = list(ipv6_lane(cases))
+        else:
+            lane = [(case, None) for case in cases]
+        params = []
+        for case, skip in lane:
+            marks = [pytest.mark.trixie_lane] if case.on_trixie_lane else []
+            if skip:
+                marks.append(pytest.mark.skip(reason=skip))
+            params.append(pytest.param(case, id=case.name, marks=marks))
+        metafunc.parametrize("case", params)
     if "kver" in metafunc.fixturenames:
         kernels = selected_kernels(metafunc.config)
         metafunc.parametrize("kver", [r for _, r in kernels],

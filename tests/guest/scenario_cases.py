@@ -30,13 +30,24 @@ one of these keys (a deeper indented line continues a value):
             trixie_lane)
   host      a step run on the host first that adds the scenario's leading
             arguments (HOST_STEPS in test_scenarios.py)
+  underlay  "either": the script runs over an IPv4 or an IPv6 underlay,
+            as its first argument says ("ipv4", the default, or "ipv6";
+            stt-lib.sh's underlay_family); "ipv4 only: WHY" (the default,
+            then without a reason) otherwise
+
+A case whose first argument is "ipv6" is a declared IPv6 case, run by
+default like any other.  pytest's --stt-underlay ipv6 (conftest.py) runs
+every case of an "either" script over IPv6 instead (NAME_ipv6, on the
+kernels of the case), and the declared IPv6 cases not again.
 """
 
 import os
 import re
 import shlex
 
-KEYS = ("timeout", "cpus", "nics", "modules", "kernels", "lanes", "host")
+KEYS = ("timeout", "cpus", "nics", "modules", "kernels", "lanes", "host",
+        "underlay")
+FAMILIES = ("ipv4", "ipv6")
 KERNEL_POLICIES = ("all", "debug instead", "not debug", "debug only",
                    "newest distro")
 
@@ -78,6 +89,25 @@ class Case:
         return policy.strip(), text.strip()
 
     @property
+    def runs_over_either(self):
+        """The script takes an underlay family as its first argument."""
+        return self.options.get("underlay") == "either"
+
+    @property
+    def family(self):
+        """The underlay family the case names, or None."""
+        return self.args[0] if self.args[:1] and \
+            self.args[0] in FAMILIES else None
+
+    def over_ipv6(self):
+        """This case over an IPv6 underlay, named NAME_ipv6."""
+        case = Case(self.script, self.name + "_ipv6", ["ipv6"] + self.args,
+                    self.lineno)
+        case.about = self.about
+        case.options = self.options
+        return case
+
+    @property
     def on_trixie_lane(self):
         return self.options.get("lanes") == "trixie"
 
@@ -106,6 +136,14 @@ def _check(case):
     if policy in ("not debug", "debug only", "newest distro") and not text:
         raise CaseError("%s: kernels: %s needs a reason after a colon" % (
             case.where(), policy))
+    underlay = case.options.get("underlay", "ipv4 only")
+    if underlay != "either" and not underlay.startswith("ipv4 only"):
+        raise CaseError("%s: underlay: %r is neither \"either\" nor "
+                        "\"ipv4 only: WHY\"" % (case.where(), underlay))
+    if case.family and not case.runs_over_either:
+        raise CaseError("%s: test %s names the underlay %s, but the script "
+                        "does not declare \"underlay: either\"" % (
+                            case.where(), case.name, case.family))
     if case.options.get("lanes", "trixie") != "trixie":
         raise CaseError("%s: lanes: only \"trixie\" is known" % case.where())
 

@@ -22,6 +22,9 @@ GOOD = """\
 # Test: plain
 #   timeout: 300
 #   lanes: trixie
+# Test: over_ipv6 ipv6 fast
+#   timeout: 300
+#   underlay: either
 
 set -eu
 # Test: not_a_test (past the header)
@@ -35,7 +38,7 @@ def write(tmp_path, text):
 
 
 def test_declarations_read(tmp_path):
-    first, second = read_cases(write(tmp_path, GOOD))
+    first, second, third = read_cases(write(tmp_path, GOOD))
     assert (first.name, first.args, first.timeout, first.cpus) == \
         ("two_ways", ["dev", "fast"], 700, 2)
     assert first.nics == ("e1000e", "virtio-net-pci,mrg_rxbuf=off")
@@ -45,6 +48,16 @@ def test_declarations_read(tmp_path):
     assert not first.on_trixie_lane and first.needs_modules
     assert (second.name, second.args, second.cpus) == ("plain", [], None)
     assert second.kernel_policy == ("all", "") and second.on_trixie_lane
+    assert (first.family, first.runs_over_either) == (None, False)
+    assert (third.family, third.runs_over_either) == ("ipv6", True)
+
+
+def test_case_over_ipv6(tmp_path):
+    plain = read_cases(write(tmp_path, GOOD))[1]
+    case = plain.over_ipv6()
+    assert (case.name, case.args, case.family, case.timeout) == \
+        ("plain_ipv6", ["ipv6"], "ipv6", 300)
+    assert plain.args == []
 
 
 @pytest.mark.parametrize("block,message", [
@@ -55,6 +68,10 @@ def test_declarations_read(tmp_path):
     ("#   timeout: 9\n#   kernels: not debug\n",
      "x.sh:1: kernels: not debug needs a reason"),
     ("#   timeout: 9\n# Test: t\n#   timeout: 9\n", "two tests are called t"),
+    ("#   timeout: 9\n#   underlay: ipv6\n",
+     "x.sh:1: underlay: 'ipv6' is neither"),
+    ("#   timeout: 9\n# Test: u ipv6\n#   timeout: 9\n",
+     "x.sh:3: test u names the underlay ipv6, but the script does not"),
 ])
 def test_malformed_declarations_refused(tmp_path, block, message):
     with pytest.raises(CaseError) as err:

@@ -111,6 +111,9 @@ def test_scenario(scenario, case):
     else:
         args = []
         modules = scenario.modules() if case.needs_modules else None
+    # The underlay family leads, before what a host step adds.
+    family = [case.family] if case.family else []
+    args = family + args + case.args[len(family):]
     extra = {"cpus": case.cpus} if case.cpus else {}
-    scenario.run(case.script, *(args + case.args), modules_dir=modules,
+    scenario.run(case.script, *args, modules_dir=modules,
                  timeout=case.timeout, nics=case.nics, **extra)

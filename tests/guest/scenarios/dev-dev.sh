@@ -17,11 +17,13 @@
 # Test: dev_dev
 #   timeout: 700
 #   kernels: not debug: lifecycle-dev and underlay-routes
+#   underlay: either
 #
 # Test: dev_dev_ipv6 ipv6
 #   The same over an IPv6 underlay.
 #   timeout: 700
 #   kernels: not debug: lifecycle-dev and underlay-routes
+#   underlay: either
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

@@ -19,7 +19,7 @@
 #                        MTU 1500
 #   (a's s0 sends from 192.0.2.1 whichever link it takes)
 #
-#	underlay-routes.sh [ipv6] [pmtu|tos]
+#	underlay-routes.sh [ipv4|ipv6] [pmtu|tos]
 #
 # runs both parts, or the one named (for a module that fails the first, to
 # see what it does with the second).  With "ipv6" the underlay is IPv6
@@ -30,17 +30,22 @@
 # Test: underlay_routes
 #   timeout: 400
 #   kernels: debug instead
+#   underlay: either
 #
 # Test: underlay_routes_ipv6 ipv6
 #   The path MTU over an IPv6 underlay.
 #   timeout: 400
 #   kernels: debug instead
+#   underlay: either
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../stt-lib.sh"
 
 KEY=0x1122334455667788
+case "${1:-}" in
+ipv4) shift ;;
+esac
 if [ "${1:-}" = ipv6 ]; then
 	shift
 	PARTS=pmtu
