@@ -41,6 +41,16 @@ static inline void stt_outer_daddr(const struct sk_buff *skb,
 		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, daddr);
 }
 
+/*
+ * An IPv6 segment whose TCP header does not follow the IPv6 header (the
+ * transport header is set past its extension headers).
+ */
+static inline bool stt_outer_has_exthdr(const struct sk_buff *skb)
+{
+	return stt_outer_is_ipv6(skb) &&
+	       skb_network_header_len(skb) != sizeof(struct ipv6hdr);
+}
+
 /* The TOS byte or traffic class: DSCP and ECN. */
 static inline u8 stt_outer_dsfield(const struct sk_buff *skb)
 {

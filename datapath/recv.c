@@ -228,6 +228,14 @@ static void rcv_segment(struct stt_port *port, struct sk_buff *skb)
 
 	stt_count(port->counters, STT_RX_SEGMENTS);
 
+	/* Extension headers would have to be processed as IPv6 input does
+	 * (a routing header may name another destination, an AH header would
+	 * have to be verified first), and our transmit never sends any.
+	 */
+	if (stt_outer_has_exthdr(skb)) {
+		err = STT_RX_ERR_IPV6_EXTHDR;
+		goto drop;
+	}
 	if (skb->len < skb_transport_offset(skb) + sizeof(th)) {
 		err = STT_RX_ERR_TCP_TRUNCATED;
 		goto drop;
@@ -385,10 +393,8 @@ static bool ipv6_input_is_local(struct sk_buff *skb)
  * stt_rcv_hook()'s sibling for IPv6 underlays, at the same place (port.c):
  * after IPv6 defragmentation, which takes the fragment header away, so
  * that a segment to a local address has its TCP header right after the
- * IPv6 header.  One with extension headers on the way is refused and
- * counted: they would have to be processed as IPv6 input does (a routing
- * header may name another destination, an AH header would have to be
- * verified first), and our transmit never sends any.
+ * IPv6 header.  One with extension headers on the way is ours too, to be
+ * refused and counted (rcv_segment() says why).
  */
 unsigned int stt_rcv6_hook(void *priv, struct sk_buff *skb,
 			   const struct nf_hook_state *state)
@@ -414,10 +420,7 @@ unsigned int stt_rcv6_hook(void *priv, struct sk_buff *skb,
 	skb_set_transport_header(skb, thoff);
 	/* As in stt_rcv_hook(). */
 	local_bh_disable();
-	if (thoff == nhoff + sizeof(struct ipv6hdr))
-		rcv_segment(port, skb);
-	else
-		stt_drop(port->counters, STT_RX_ERR_IPV6_EXTHDR, skb);
+	rcv_segment(port, skb);
 	local_bh_enable();
 	return NF_STOLEN;
 }
