@@ -10,6 +10,7 @@
 # and a receive port are live, just not in b.
 #
 #   x: stt-attack  u1 198.51.100.1 ===== 198.51.100.2 u1  :b
+#                     2001:db8:100::1     2001:db8:100::2   (ipv6)
 #   c: s0 (external, port 7471)
 #
 # b then gets a device on another port (7472): 7471 stays the TCP stack's,
@@ -19,15 +20,32 @@
 # With a device on 7471 too, nothing answers on 7471 either; once that
 # device is gone, the TCP stack answers again.
 #
+#	hostile-unclaimed.sh [ipv4|ipv6]
+#
 # Test: hostile_unclaimed
 #   timeout: 300
-#   kernels: not debug: hostile (the same receive hook and drops)
+#   kernels: oldest distro: hostile_unclaimed_ipv6 runs it over IPv6 on
+#     6.12, and hostile takes the same receive hook and drops on the debug
+#     kernel
+#   underlay: either
+#
+# Test: hostile_unclaimed_ipv6 ipv6
+#   The same over an IPv6 underlay.
+#   timeout: 300
+#   kernels: newest distro: hostile_unclaimed runs it over IPv4 on 6.1
+#   underlay: either
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../stt-lib.sh"
 
 STT_ATTACK=$STT_GUEST_DIR/tools/stt-attack
+underlay_family "${1:-}" && shift
+if [ "$UL_FAMILY" = ipv6 ]; then
+	X=2001:db8:100::1 XB=2001:db8:100::2 X_PREFIX=64
+else
+	X=198.51.100.1 XB=198.51.100.2 X_PREFIX=24
+fi
 
 # stt_ext_up NS DEV: bring up external device DEV without IPv6, whose own
 # neighbour discovery it would count as tx_drop_no_tunnel_info.
@@ -39,7 +57,7 @@ stt_ext_up() {
 add_ns b
 add_ns c
 add_ns x
-add_underlay x 198.51.100.1/24 b 198.51.100.2/24 1500 u1
+add_underlay x "$X/$X_PREFIX" b "$XB/$X_PREFIX" 1500 u1
 run modprobe stt
 run in_ns c "$STT_CTL" add s0 external
 stt_ext_up c s0
@@ -52,7 +70,7 @@ attack() {
 	local port=$1 line class word
 	shift
 	log "+ [x] stt-attack --port $port $*"
-	in_ns x "$STT_ATTACK" --iface u1 --dst 198.51.100.2 --dst-mac "$DST_MAC" \
+	in_ns x "$STT_ATTACK" --iface u1 --dst "$XB" --dst-mac "$DST_MAC" \
 		--port "$port" "$@" > "$WORK/attack.out" ||
 		fail "stt-attack failed"
 	ANSWERS=
@@ -150,4 +168,4 @@ stt_counters c s0 > "$WORK/c.after"
 moved=$(stt_counters_moved "$WORK/c.before" "$WORK/c.after")
 [ -z "$moved" ] || fail "c's s0 counted traffic sent to b: $moved"
 log "c's s0: no counter moved"
-log "PASS hostile-unclaimed"
+log "PASS hostile-unclaimed over $UL_FAMILY"

@@ -11,6 +11,7 @@
 #   a: s0 10.0.0.1  u0 192.0.2.1 ====== u0 192.0.2.2      s0 10.0.0.2  :b
 #                                        u1 198.51.100.2  s1 (remote x)
 #   x: stt-attack   u1 198.51.100.1 ====/
+#   (ipv6: 2001:db8::1, 2001:db8::2; x's link 2001:db8:100::/64)
 #
 # For every class of input:
 #   - the counter of its reason (ethtool -S s1: b's receive port and s1)
@@ -25,18 +26,31 @@
 # transfer arrives whole (SHA-256, so no byte lost), and reassembly memory
 # drains to 0 within the timeout once a flood stops.
 #
-# Usage: hostile.sh [SEED] (stt-attack's random classes; logged).
+# Usage: hostile.sh [ipv4|ipv6] [SEED] (stt-attack's random classes;
+# logged).  Over IPv6 the IP classes are IPv6's: extension headers (refused
+# and counted, rx_err_ipv6_exthdr) and fragment headers (netfilter's IPv6
+# reassembly, before the hook, counts none but expiries).
 #
 # Test: hostile
 #   Two CPUs: the attack and the transfer are received side by side.
 #   timeout: 600
 #   cpus: 2
-#   kernels: debug instead
+#   kernels: oldest distro: hostile_ipv6 runs it over IPv6 on the debug kernel
+#     (all but the IP classes and the hook do not know the family)
+#   underlay: either
+#
+# Test: hostile_ipv6 ipv6
+#   The same over an IPv6 underlay.
+#   timeout: 600
+#   cpus: 2
+#   kernels: debug only: hostile runs it over IPv4 on 6.1
+#   underlay: either
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../stt-lib.sh"
 
+underlay_family "${1:-}" && shift
 SEED=${1:-$(date +%s)}
 KEY=0x1122334455667788
 ATTACK_KEY=0x00000000000000aa
@@ -233,18 +247,26 @@ drained() {
 
 # ip_reasm_timeouts N: b's IP layer has expired N incomplete datagrams.
 ip_reasm_timeouts() {
-	[ "$(ip_mib b IpReasmTimeout)" -eq "$1" ]
+	[ "$(ip_mib b "$REASM_TIMEOUT")" -eq "$1" ]
 }
 
 # ---- the tunnel, the attacker's device, the attacker ------------------------
+
+if [ "$UL_FAMILY" = ipv6 ]; then
+	X=2001:db8:100::1 XB=2001:db8:100::2 X_PREFIX=64 UL_NET=2001:db8::/64
+	REASM_TIMEOUT=Ip6ReasmTimeout TARGET="[$UL_B]"
+else
+	X=198.51.100.1 XB=198.51.100.2 X_PREFIX=24 UL_NET=192.0.2.0/24
+	REASM_TIMEOUT=IpReasmTimeout TARGET=$UL_B
+fi
 
 run modprobe stt
 
 stt_dev_pair a b $KEY
 add_ns x
-add_underlay x 198.51.100.1/24 b 198.51.100.2/24 1500 u1
-run ip -n x route add 192.0.2.0/24 via 198.51.100.2
-run in_ns b "$STT_CTL" add s1 remote 198.51.100.1 id $ATTACK_KEY
+add_underlay x "$X/$X_PREFIX" b "$XB/$X_PREFIX" 1500 u1
+run ip -n x route add "$UL_NET" via "$XB"
+run in_ns b "$STT_CTL" add s1 remote "$X" id $ATTACK_KEY
 # s1 only receives: no address, no IPv6, so it never sends.
 in_ns b sysctl -qw net.ipv6.conf.s1.disable_ipv6=1
 run ip -n b link set s1 up
@@ -259,19 +281,21 @@ limit=$(stt_counter b reasm_limit_bytes s1)
 # TSO, veth would carry each frame whole), so they compete with the flood
 # for reassembly memory.
 run in_ns a ethtool -K u0 tso off
-# Incomplete outer fragments expire after 2 s instead of 30.
-in_ns b sysctl -qw net.ipv4.ipfrag_time=2
+# Incomplete outer fragments expire after 2 s instead of 30 (IPv4) or 60
+# (netfilter's IPv6 reassembly, which the receive port has on).
+in_ns b sysctl -qw net.ipv4.ipfrag_time=2 \
+	net.netfilter.nf_conntrack_frag6_timeout=2
 
 # A TCP listener on the STT port: it must never see a connection.
 background "$WORK/listener.log" ip netns exec b \
 	socat -u TCP-LISTEN:$STT_PORT,reuseaddr,fork OPEN:/dev/null
 wait_listening b $STT_PORT || fail "[b] no listener on $STT_PORT"
 
-log "+ [x] stt-attack --iface u1 --dst 192.0.2.2 --key $ATTACK_KEY --seed $SEED serve"
+log "+ [x] stt-attack --iface u1 --dst $UL_B --key $ATTACK_KEY --seed $SEED serve"
 # Niced, so that the transfer and the sampler are not starved by the flood.
 coproc ATTACK {
 	exec nice -n 10 ip netns exec x "$STT_ATTACK" --iface u1 \
-		--dst 192.0.2.2 --dst-mac "$(in_ns b cat /sys/class/net/u1/address)" \
+		--dst "$UL_B" --dst-mac "$(in_ns b cat /sys/class/net/u1/address)" \
 		--dev-mac "$(in_ns b cat /sys/class/net/s1/address)" \
 		--key $ATTACK_KEY --seed "$SEED" serve 2> "$WORK/attack.err"
 }
@@ -329,23 +353,41 @@ attack interleaved 10 rx_frames=10 rx_frames_reassembled=10+ \
 	rx_frames_copied=10+
 attack frame-id-reuse 30 rx_frames=90 rx_frames_reassembled=90+
 
-# The IP header's options are the IP layer's business, after this hook.
-attack ip-options 70 rx_frames=70
+# mib_moved NAME BEFORE N: b's MIB counter NAME moved from BEFORE by N.
+mib_moved() {
+	local now
+	now=$(ip_mib b "$1")
+	[ "$now" -eq $(($2 + $3)) ] ||
+		fail "$1 moved from $2 to $now, not by $3"
+}
 
-# Outer fragments are reassembled by the IP layer before the hook, or
-# discarded by it: its counters move, STT's only for whole datagrams.
-oks=$(ip_mib b IpReasmOKs)
-attack ip-frag 64 rx_frames=64
-[ "$(ip_mib b IpReasmOKs)" -eq $((oks + 64)) ] ||
-	fail "IpReasmOKs moved from $oks to $(ip_mib b IpReasmOKs), not by 64"
-overlaps=$(ip_mib b IpExtReasmOverlaps)
-attack ip-frag-overlap 30
-[ "$(ip_mib b IpExtReasmOverlaps)" -eq $((overlaps + 30)) ] ||
-	fail "IpExtReasmOverlaps moved from $overlaps to $(ip_mib b IpExtReasmOverlaps), not by 30"
-timeouts=$(ip_mib b IpReasmTimeout)
+if [ "$UL_FAMILY" = ipv6 ]; then
+	# Extension headers are refused; the one whose length runs past the
+	# packet (one in 7) is IPv6 input's to drop.
+	hdr_errors=$(ip_mib b Ip6InHdrErrors)
+	attack ip-options 70 rx_err_ipv6_exthdr=60
+	mib_moved Ip6InHdrErrors "$hdr_errors" 10
+	# Netfilter's IPv6 reassembly counts what it completes or discards
+	# nowhere: whole frames delivered, and none of the overlapping ones,
+	# tell.
+	attack ip-frag 64 rx_frames=64
+	attack ip-frag-overlap 30
+else
+	# The IP header's options are the IP layer's business, after this hook.
+	attack ip-options 70 rx_frames=70
+	# Outer fragments are reassembled by the IP layer before the hook, or
+	# discarded by it: its counters move, STT's only for whole datagrams.
+	oks=$(ip_mib b IpReasmOKs)
+	attack ip-frag 64 rx_frames=64
+	mib_moved IpReasmOKs "$oks" 64
+	overlaps=$(ip_mib b IpExtReasmOverlaps)
+	attack ip-frag-overlap 30
+	mib_moved IpExtReasmOverlaps "$overlaps" 30
+fi
+timeouts=$(ip_mib b "$REASM_TIMEOUT")
 attack ip-frag-incomplete 30
 wait_for ip_reasm_timeouts $((timeouts + 30)) ||
-	fail "IpReasmTimeout moved from $timeouts to $(ip_mib b IpReasmTimeout), not by 30"
+	fail "$REASM_TIMEOUT moved from $timeouts to $(ip_mib b "$REASM_TIMEOUT"), not by 30"
 
 # Each random input lands in exactly one outcome.
 segment=rx_err_frame_len+rx_err_seg_empty+rx_err_seg_offset+rx_err_seg_len
@@ -364,9 +406,9 @@ send_file_unfinished b "the last class"
 # A connect() from x: its SYNs are counted, never answered, and the
 # listener in b never sees a connection.
 baseline
-log "+ [x] socat TCP:192.0.2.2:$STT_PORT,connect-timeout=3  (must time out)"
+log "+ [x] socat TCP:$TARGET:$STT_PORT,connect-timeout=3  (must time out)"
 if in_ns x timeout 10 socat -u /dev/null \
-	"TCP:192.0.2.2:$STT_PORT,connect-timeout=3" 2> "$WORK/connect.err"; then
+	"TCP:$TARGET:$STT_PORT,connect-timeout=3" 2> "$WORK/connect.err"; then
 	fail "a connection to b's port $STT_PORT succeeded"
 fi
 grep -q 'Connection timed out\|Operation timed out' "$WORK/connect.err" ||
@@ -393,4 +435,4 @@ for counter in rx_err_inner rx_drop_dev_down rx_err_nomem; do
 		fail "[b] s0 counted $counter: the legitimate tunnel was hit"
 done
 cat "$SUMMARY"
-log "PASS hostile"
+log "PASS hostile over $UL_FAMILY"
