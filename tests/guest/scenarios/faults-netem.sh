@@ -10,6 +10,7 @@
 # stopped and reasm_timeout_ms has passed the reassembly table must be empty.
 #
 #   a: s0 10.0.0.1  u0 192.0.2.1 =====> 192.0.2.2 u0 -> ifb0 [netem] -> b: s0 10.0.0.2
+#                     2001:db8::1       2001:db8::2   (faults-netem.sh ipv6)
 #
 # Where netem sits, and why: netem handles whole skbs, and an STT frame
 # leaves the stt device as one GSO skb; a qdisc on a's u0 would see it
@@ -24,13 +25,22 @@
 #
 # Test: faults_netem
 #   timeout: 600
-#   kernels: debug instead
+#   kernels: oldest distro: faults_netem_ipv6 runs it over IPv6 on the debug
+#     kernel (reassembly does not know the family)
+#   underlay: either
+#
+# Test: faults_netem_ipv6 ipv6
+#   The same over an IPv6 underlay.
+#   timeout: 600
+#   kernels: debug only: faults_netem runs it over IPv4 on 6.1
+#   underlay: either
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../stt-lib.sh"
 
 KEY=0x1122334455667788
+underlay_family "${1:-}" && shift
 
 stt_dev_pair a b $KEY
 run in_ns a ethtool -K u0 tso off gso off tx off > /dev/null
@@ -51,8 +61,10 @@ run ip -n b link add ifb0 type ifb
 run in_ns b sysctl -qw net.ipv6.conf.ifb0.disable_ipv6=1
 ip -n b link set ifb0 up
 run tc -n b qdisc add dev u0 handle ffff: ingress
-run tc -n b filter add dev u0 parent ffff: protocol ip matchall \
-	action mirred egress redirect dev ifb0
+# TCP only: over IPv6, neighbour discovery must not meet netem either.
+run tc -n b filter add dev u0 parent ffff: \
+	protocol "$([ "$UL_FAMILY" = ipv6 ] && echo ipv6 || echo ip)" \
+	flower ip_proto tcp action mirred egress redirect dev ifb0
 ping_sizes a 10.0.0.2 1 8972
 
 timeout_ms=$(cat /sys/module/stt/parameters/reasm_timeout_ms)
@@ -214,22 +226,36 @@ log "$FAULT: $((RX_SEGS - TX_SEGS)) copies: $dups refused, $TIMEOUTS expired alo
 # and its frame expires; in the IP header, IP drops it before STT sees it
 # (IpInHdrErrors), and so does TCP when the destination port was hit
 # (TcpInCsumErrors); in the Ethernet header, nothing notices (it was
-# already parsed).
-ip_errors() {
-	in_ns b cat /proc/net/snmp | awk '
-		$1 == "Ip:" && !ip { for (i = 2; i <= NF; i++) f[$i] = i; ip = 1; next }
-		$1 == "Ip:" { n += $f["InHdrErrors"] }
-		$1 == "Tcp:" && !tcp { for (i = 2; i <= NF; i++) g[$i] = i; tcp = 1; next }
-		$1 == "Tcp:" { n += $g["InCsumErrors"] }
-		END { print n }'
+# already parsed).  An IPv6 header has no checksum: a flipped source
+# address fails the TCP checksum (its pseudo-header), a flipped version,
+# length, next header or destination makes IPv6 input drop the segment
+# (Ip6InHdrErrors, Ip6InTruncatedPkts, Ip6InUnknownProtos, Ip6InAddrErrors,
+# Ip6InNoRoutes), a flipped hop limit, traffic class or flow label changes
+# nothing STT reads.
+
+# mibs NAME: b's IP, IPv6 and TCP counters in $WORK/mib.NAME ("name value").
+mibs() {
+	in_ns b nstat -asz | awk '$1 ~ /^(Ip|Ip6|Tcp)[A-Z]/ { print $1, $2 }' \
+		> "$WORK/mib.$1"
 }
-ip_before=$(ip_errors)
+
+# mibs_moved [REGEX]: how much the counters whose names match REGEX moved
+# together from mib.before to mib.after; without REGEX, each that moved.
+mibs_moved() {
+	awk -v re="${1:-}" 'NR == FNR { v[$1] = $2; next }
+		re && $1 ~ re { n += $2 - v[$1] }
+		!re && $2 != v[$1] { printf " %s +%d", $1, $2 - v[$1] }
+		END { if (re) print n + 0 }' "$WORK/mib.before" "$WORK/mib.after"
+}
+
+mibs before
 fault "corrupt 1%" 4 corrupt 1%
+mibs after
 bad=$(moved b rx_err_bad_csum)
 [ "$bad" -gt 0 ] || fail "$FAULT: no segment counted as rx_err_bad_csum"
-ip_dropped=$(($(ip_errors) - ip_before))
+ip_dropped=$(mibs_moved '^(IpInHdrErrors|TcpInCsumErrors|Ip6In(HdrErrors|TruncatedPkts|UnknownProtos|AddrErrors|NoRoutes))$')
 [ "$((RX_SEGS + ip_dropped))" -eq "$TX_SEGS" ] ||
-	fail "$FAULT: a sent $TX_SEGS segments, b's STT received $RX_SEGS and IP and TCP dropped $ip_dropped"
+	fail "$FAULT: a sent $TX_SEGS segments, b's STT received $RX_SEGS and IP and TCP dropped $ip_dropped; b's counters that moved:$(mibs_moved)"
 lost=$((ip_dropped + bad))
 [ "$TIMEOUTS" -le "$((TX_FRAMES - RX_FRAMES))" ] &&
 	[ "$((TX_FRAMES - RX_FRAMES))" -le "$lost" ] ||
@@ -238,4 +264,4 @@ only_moved b rx_err_bad_csum rx_reasm_timeouts
 log "$FAULT: $bad bad checksums, $ip_dropped segments dropped by IP or TCP, $((TX_FRAMES - RX_FRAMES)) frames lost, $TIMEOUTS expired"
 
 stt_check_no_errors a s0
-log "PASS faults-netem"
+log "PASS faults-netem over $UL_FAMILY"

@@ -24,20 +24,30 @@
 #      s0.21 (802.1ad) and s0.21.30 (802.1Q in it) 10.3.0.1   10.3.0.2
 #      s0 fd00::1                                  fd00::2 s0
 #
-#	inner-marks.sh [vlan|qinq|ipv6-ext|mss|ecn]...
+#	inner-marks.sh [ipv4|ipv6] [vlan|qinq|ipv6-ext|mss|ecn]...
 #
 # runs every part, or the ones named (for a module that fails one, to see
-# what it does with the next).
+# what it does with the next), over an underlay of the family given (the
+# inner marks do not depend on it, but the outer ECN field does).
 #
 # Test: inner_marks
 #   timeout: 400
-#   kernels: debug instead
+#   kernels: oldest distro: inner_marks_ipv6 runs it over IPv6 on the debug
+#     kernel (only ECN reads the outer header)
+#   underlay: either
+#
+# Test: inner_marks_ipv6 ipv6
+#   The same over an IPv6 underlay.
+#   timeout: 400
+#   kernels: debug only: inner_marks runs it over IPv4 on 6.1
+#   underlay: either
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../stt-lib.sh"
 
 KEY=0x1122334455667788
+underlay_family "${1:-}" && shift
 PARTS=${*:-vlan qinq ipv6-ext mss ecn}
 
 stt_dev_pair a b $KEY
@@ -146,14 +156,15 @@ fi
 if part ecn; then
 	# mark WHICH: b's raw table sets CE on incoming STT segments whose outer ECN
 	# field is WHICH (ect0, not-ect).
+	nft_family=$([ "$UL_FAMILY" = ipv6 ] && echo ip6 || echo ip)
 	mark() {
 		in_ns b nft -f - <<-NFT
-			table ip stt_ecn
-			delete table ip stt_ecn
-			table ip stt_ecn {
+			table $nft_family stt_ecn
+			delete table $nft_family stt_ecn
+			table $nft_family stt_ecn {
 				chain pre {
 					type filter hook prerouting priority raw;
-					tcp dport $STT_PORT ip ecn $1 ip ecn set ce
+					tcp dport $STT_PORT $nft_family ecn $1 $nft_family ecn set ce
 				}
 			}
 		NFT
@@ -179,8 +190,8 @@ if part ecn; then
 	[ "$(stt_counter b rx_err_ecn s0)" -eq $((drops + 3)) ] ||
 		fail "rx_err_ecn moved from $drops to $(stt_counter b rx_err_ecn s0), not by the 3 echo requests"
 	log "Not-ECT under CE: 3 echo requests dropped, rx_err_ecn $drops -> $((drops + 3))"
-	in_ns b nft delete table ip stt_ecn
+	in_ns b nft delete table $nft_family stt_ecn
 fi
 
 ping_sizes a 10.0.0.2 1
-log "PASS inner-marks $PARTS"
+log "PASS inner-marks $PARTS over $UL_FAMILY"

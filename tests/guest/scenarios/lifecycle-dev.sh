@@ -21,13 +21,20 @@
 #   a: s0 10.0.0.1  u0 192.0.2.1 ===== 192.0.2.2 u0  s0 10.0.0.2 :b
 #   c: s0 10.0.0.1  u0 192.0.2.1 ===== 192.0.2.2 u0  s0 10.0.0.2 :d
 #   e: s0 10.0.1.1 \                                 / s0 10.0.1.2 :f
-#                   under: 192.0.2.1, 192.0.2.2 (dummy)
+#                   under: 2001:db8::1, 2001:db8::2 (dummy)
+#
+#	lifecycle-dev.sh [ipv4|ipv6]
+#
+# The underlay of a, b, c and d is of the family given (IPv4 by default),
+# the one e and f share of the other: every run takes devices of both
+# families down under traffic.
 #
 # Test: lifecycle_dev
 #   Two CPUs, so that teardown races with traffic on another CPU.
 #   timeout: 600
 #   cpus: 2
 #   kernels: debug instead
+#   underlay: either
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
@@ -35,6 +42,7 @@ set -eu
 
 KEY=0x1122334455667788
 MIB=8
+underlay_family "${1:-}" && shift
 
 # pair A B: stt_dev_pair over an underlay that shows real segments (sent
 # without TSO, received without GRO), so that frames are reassembled and
@@ -136,9 +144,14 @@ log "namespace d and its devices are gone"
 add_ns under
 add_ns e
 add_ns f
-add_dummy under 192.0.2.1/32 192.0.2.2/32
-run in_ns e "$STT_CTL" add s0 local 192.0.2.1 remote 192.0.2.2 id $KEY link-netns under
-run in_ns f "$STT_CTL" add s0 local 192.0.2.2 remote 192.0.2.1 id $KEY link-netns under
+if [ "$UL_FAMILY" = ipv4 ]; then
+	E=2001:db8::1 F=2001:db8::2 HOST_PREFIX=128
+else
+	E=192.0.2.1 F=192.0.2.2 HOST_PREFIX=32
+fi
+add_dummy under "$E/$HOST_PREFIX" "$F/$HOST_PREFIX"
+run in_ns e "$STT_CTL" add s0 local "$E" remote "$F" id $KEY link-netns under
+run in_ns f "$STT_CTL" add s0 local "$F" remote "$E" id $KEY link-netns under
 stt_dev_up e s0 10.0.1.1/24
 stt_dev_up f s0 10.0.1.2/24
 flood e 10.0.1.2
@@ -163,4 +176,4 @@ left=$(stt_devices)
 [ -z "$left" ] || fail "stt devices left after unloading stt: $left"
 stop_flood "$FLOOD"
 log "stt unloaded under traffic and removed every device"
-log "PASS lifecycle-dev"
+log "PASS lifecycle-dev over $UL_FAMILY"
