@@ -147,11 +147,20 @@ def guest_root(release):
                 if known == release)
 
 
+def distro_kernels():
+    """The releases of the host's distro kernels, oldest first."""
+    return [r for s, r in installed_kernels() if "-" not in s]
+
+
 def newest_distro_kernel():
-    """The release of the newest distro kernel of the host, for tests of the
-    rig itself that one kernel is enough for."""
-    distro = [r for s, r in installed_kernels() if "-" not in s]
-    return distro[-1] if distro else None
+    """The release of the newest distro kernel of the host, for tests that
+    one kernel is enough for."""
+    return (distro_kernels() or [None])[-1]
+
+
+def oldest_distro_kernel():
+    """The release of the oldest distro kernel of the host."""
+    return (distro_kernels() or [None])[0]
 
 
 def on_trixie_lane(short):

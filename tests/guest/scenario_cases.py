@@ -25,7 +25,8 @@ one of these keys (a deeper indented line continues a value):
   kernels   "all" (default); "debug instead": on the debug kernel rather
             than the distro kernel of its series; "not debug: COVERED_BY"
             or "debug only: COVERED_BY", naming what checks the same on the
-            other kernels; "newest distro: WHY"
+            other kernels; "newest distro: WHY" or "oldest distro: WHY" (one
+            Debian kernel, the newest or the oldest installed)
   lanes     "trixie": runs on the Debian 13 lane too (pytest marker
             trixie_lane)
   host      a step run on the host first that adds the scenario's leading
@@ -49,7 +50,7 @@ KEYS = ("timeout", "cpus", "nics", "modules", "kernels", "lanes", "host",
         "underlay")
 FAMILIES = ("ipv4", "ipv6")
 KERNEL_POLICIES = ("all", "debug instead", "not debug", "debug only",
-                   "newest distro")
+                   "newest distro", "oldest distro")
 
 
 class Case:
@@ -133,7 +134,7 @@ def _check(case):
     if policy not in KERNEL_POLICIES:
         raise CaseError("%s: kernels: %r is not one of %s" % (
             case.where(), policy, ", ".join(KERNEL_POLICIES)))
-    if policy in ("not debug", "debug only", "newest distro") and not text:
+    if policy not in ("all", "debug instead") and not text:
         raise CaseError("%s: kernels: %s needs a reason after a colon" % (
             case.where(), policy))
     underlay = case.options.get("underlay", "ipv4 only")

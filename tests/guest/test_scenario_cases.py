@@ -67,6 +67,8 @@ def test_case_over_ipv6(tmp_path):
      "x.sh:1: kernels: 'sometimes' is not one of"),
     ("#   timeout: 9\n#   kernels: not debug\n",
      "x.sh:1: kernels: not debug needs a reason"),
+    ("#   timeout: 9\n#   kernels: oldest distro\n",
+     "x.sh:1: kernels: oldest distro needs a reason"),
     ("#   timeout: 9\n# Test: t\n#   timeout: 9\n", "two tests are called t"),
     ("#   timeout: 9\n#   underlay: ipv6\n",
      "x.sh:1: underlay: 'ipv6' is neither"),

@@ -16,7 +16,8 @@ import subprocess
 
 import pytest
 
-from conftest import guest_root, newest_distro_kernel, short_name
+from conftest import guest_root, newest_distro_kernel, oldest_distro_kernel, \
+    short_name
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.realpath(__file__))))
@@ -98,6 +99,9 @@ def apply_kernel_policy(scenario, case):
     elif policy == "newest distro" and \
             scenario.release != newest_distro_kernel():
         pytest.skip("runs on the newest distro kernel only: " + text)
+    elif policy == "oldest distro" and \
+            scenario.release != oldest_distro_kernel():
+        pytest.skip("runs on the oldest distro kernel only: " + text)
 
 
 def test_scenario(scenario, case):

@@ -22,7 +22,9 @@
 # Test: dev_dev_ipv6 ipv6
 #   The same over an IPv6 underlay.
 #   timeout: 700
-#   kernels: not debug: lifecycle-dev and underlay-routes
+#   kernels: oldest distro: on 6.12, hostile, faults-netem and inner-marks run
+#     over IPv6 on the debug kernel, dev-external and hostile-unclaimed on
+#     Debian's
 #   underlay: either
 
 set -eu
