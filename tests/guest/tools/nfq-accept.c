@@ -10,8 +10,8 @@
  *
  *     packets N port N other N gso N enobufs N
  *
- * packets: verdicts given; port: of those, IPv4 TCP to PORT (default 7471,
- * STT); other: the rest; gso: packets the kernel handed over as one GSO
+ * packets: verdicts given; port: of those, TCP over IPv4 or IPv6 to PORT
+ * (default 7471, STT); other: the rest; gso: packets the kernel handed over as one GSO
  * packet (only with -g); enobufs: times the kernel could not deliver a
  * packet to us (it dropped that packet).
  *
@@ -33,6 +33,7 @@
 #include <linux/netfilter.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
+#include <netinet/ip6.h>
 #include <netinet/tcp.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -114,27 +115,37 @@ on_signal(int signo)
     stop = 1;
 }
 
-/* IPv4 TCP to match_port? */
+/* The length of the IP header before a TCP header in 'data', or -1 if no
+ * TCP header follows it: an IPv4 header with its options (not a later
+ * fragment, which has none), or an IPv6 header with no extension header
+ * (STT sends none). */
+static int
+tcp_offset(const unsigned char *data, int len)
+{
+    const struct ip6_hdr *ip6 = (const struct ip6_hdr *) data;
+    const struct iphdr *ip = (const struct iphdr *) data;
+
+    if (len >= (int) sizeof *ip && ip->version == 4) {
+        return (ip->protocol == IPPROTO_TCP
+                && !(ntohs(ip->frag_off) & IP_OFFMASK)) ? ip->ihl * 4 : -1;
+    }
+    if (len >= (int) sizeof *ip6 && ip->version == 6) {
+        return ip6->ip6_nxt == IPPROTO_TCP ? (int) sizeof *ip6 : -1;
+    }
+    return -1;
+}
+
+/* TCP to match_port? */
 static bool
 to_port(const unsigned char *data, int len)
 {
-    const struct iphdr *ip = (const struct iphdr *) data;
     const struct tcphdr *tcp;
-    int ihl;
+    int off = tcp_offset(data, len);
 
-    if (len < (int) sizeof *ip || ip->version != 4
-        || ip->protocol != IPPROTO_TCP) {
+    if (off < 0 || len < off + (int) sizeof *tcp) {
         return false;
     }
-    ihl = ip->ihl * 4;
-    /* A later IPv4 fragment has no TCP header. */
-    if (ntohs(ip->frag_off) & IP_OFFMASK) {
-        return false;
-    }
-    if (len < ihl + (int) sizeof *tcp) {
-        return false;
-    }
-    tcp = (const struct tcphdr *) (data + ihl);
+    tcp = (const struct tcphdr *) (data + off);
     return ntohs(tcp->dest) == match_port;
 }
 
