@@ -9,28 +9,36 @@
 #
 #   a: s0 10.0.0.1 \                                   / s0 10.0.0.2 :b
 #                   under: 192.0.2.1, 192.0.2.2 (lo)
+#                          2001:db8::1, 2001:db8::2 (dev-netns.sh ipv6)
 #
 # Test: dev_netns
 #   timeout: 500
-#   kernels: not debug: lifecycle-dev (link-netns devices whose namespaces go
-#     under traffic)
+#   kernels: oldest distro: dev_netns_ipv6 runs it over IPv6 on 6.12, and
+#     lifecycle-dev has link-netns devices whose namespaces go under traffic
+#     on the debug kernel
+#   underlay: either
+#
+# Test: dev_netns_ipv6 ipv6
+#   The same over an IPv6 underlay.
+#   timeout: 500
+#   kernels: newest distro: dev_netns runs it over IPv4 on 6.1
+#   underlay: either
 set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../stt-lib.sh"
 
 KEY=0x0000000000000005
+underlay_family "${1:-}" && shift
+HOST_PREFIX=$([ "$UL_FAMILY" = ipv6 ] && echo 128 || echo 32)
 
 add_ns under
 add_ns a
 add_ns b
-run ip -n under link add dummy0 type dummy
-set_address under dummy0 192.0.2.1/32
-set_address under dummy0 192.0.2.2/32
-ip -n under link set dummy0 up
+add_dummy under "$UL_A/$HOST_PREFIX" "$UL_B/$HOST_PREFIX"
 
-run in_ns under "$STT_CTL" add s0 local 192.0.2.1 remote 192.0.2.2 id $KEY
+run in_ns under "$STT_CTL" add s0 local "$UL_A" remote "$UL_B" id $KEY
 run ip -n under link set s0 netns a
-run in_ns b "$STT_CTL" add s0 local 192.0.2.2 remote 192.0.2.1 id $KEY \
+run in_ns b "$STT_CTL" add s0 local "$UL_B" remote "$UL_A" id $KEY \
 	link-netns under
 run in_ns a "$STT_CTL" show s0
 run in_ns b "$STT_CTL" show s0
@@ -58,4 +66,4 @@ awk -v key=$KEY '$2 != 0 || $3 != key { bad++ } END { exit bad || NR == 0 }' \
 stt_check_frames_balanced a b s0
 stt_check_no_errors a s0
 stt_check_no_errors b s0
-log "PASS dev-netns"
+log "PASS dev-netns over $UL_FAMILY"

@@ -23,15 +23,26 @@
 #   c: s0 10.0.1.3  u1 192.0.3.3 ======= 192.0.3.2 u1  s1 10.0.1.2  :b
 #      s1 10.0.0.3 (local 192.0.2.1, spoofing a)
 #
-#	underlay-policy.sh [ipsec|rp_filter]
+#	underlay-policy.sh [ipv4|ipv6] [ipsec|rp_filter]
 #
 # runs both parts, or only the one named (for a module that fails the
-# first, to see what it does with the second).
+# first, to see what it does with the second).  Over IPv6 (a 2001:db8::1,
+# b 2001:db8::2 and 2001:db8:3::2, c 2001:db8:3::3) the IPsec part only:
+# IPv6 has no rp_filter.
 #
 # Test: underlay_policy
 #   timeout: 400
-#   kernels: not debug: hostile (the receive hook's drops and counters); ESP
-#     and the policy lookup are the kernel's own xfrm code
+#   kernels: oldest distro: underlay_policy_ipv6 runs the IPsec part over
+#     IPv6 on 6.12, and hostile takes the receive hook's drops and counters
+#     on the debug kernel; ESP and the policy lookup are the kernel's own
+#     xfrm code
+#   underlay: either
+#
+# Test: underlay_policy_ipv6 ipv6
+#   The IPsec part over an IPv6 underlay.
+#   timeout: 400
+#   kernels: newest distro: underlay_policy runs both parts over IPv4 on 6.1
+#   underlay: either
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
@@ -40,13 +51,22 @@ set -eu
 KEY=0x1122334455667788
 KEY_C=0x5555
 AEAD="rfc4106(gcm(aes))"
-PARTS=${1:-ipsec rp_filter}
+underlay_family "${1:-}" && shift
+if [ "$UL_FAMILY" = ipv6 ]; then
+	PARTS=${1:-ipsec}
+	! part rp_filter || fail "rp_filter is IPv4's: no rp_filter part over IPv6"
+	C=2001:db8:3::3 CB=2001:db8:3::2 ANY=::/0 HOST=128
+else
+	PARTS=${1:-ipsec rp_filter}
+	C=192.0.3.3 CB=192.0.3.2 ANY=0.0.0.0/0 HOST=32
+fi
+A=$UL_A B=$UL_B
 
 add_ns a
 add_ns b
 add_ns c
-add_underlay a 192.0.2.1/24 b 192.0.2.2/24
-add_underlay c 192.0.3.3/24 b 192.0.3.2/24 1500 u1
+add_underlay a "$A/$UL_PREFIX" b "$B/$UL_PREFIX"
+add_underlay c "$C/$UL_PREFIX" b "$CB/$UL_PREFIX" 1500 u1
 
 # esp NS SRC DST SPI KEYHEX: one SA, transport mode, AES-GCM.
 esp() {
@@ -55,18 +75,18 @@ esp() {
 }
 # sa_pair NS: both SAs between a and b, the same keys on both ends.
 sa_pair() {
-	esp "$1" 192.0.2.1 192.0.2.2 0x101 0x0102030405060708090a0b0c0d0e0f1011121314
-	esp "$1" 192.0.2.2 192.0.2.1 0x102 0x1112131415161718191a1b1c1d1e1f2021222324
+	esp "$1" "$A" "$B" 0x101 0x0102030405060708090a0b0c0d0e0f1011121314
+	esp "$1" "$B" "$A" 0x102 0x1112131415161718191a1b1c1d1e1f2021222324
 }
 # policy NS DIR SRC DST: ESP required for tcp/7471 from SRC to DST.
 policy() {
 	run ip -n "$1" xfrm policy add dir "$2" src "$3" dst "$4" \
 		proto tcp dport "$STT_PORT" tmpl proto esp mode transport
 }
-run in_ns a "$STT_CTL" add s0 remote 192.0.2.2 id $KEY
-run in_ns b "$STT_CTL" add s0 remote 192.0.2.1 id $KEY
-run in_ns b "$STT_CTL" add s1 remote 192.0.3.3 id $KEY_C
-run in_ns c "$STT_CTL" add s0 remote 192.0.3.2 id $KEY_C
+run in_ns a "$STT_CTL" add s0 remote "$B" id $KEY
+run in_ns b "$STT_CTL" add s0 remote "$A" id $KEY
+run in_ns b "$STT_CTL" add s1 remote "$C" id $KEY_C
+run in_ns c "$STT_CTL" add s0 remote "$CB" id $KEY_C
 stt_dev_up a s0 10.0.0.1/24
 stt_dev_up b s0 10.0.0.2/24
 stt_dev_up b s1 10.0.1.2/24
@@ -81,10 +101,10 @@ run ip -n c neigh replace 10.0.1.2 dev s0 nud permanent \
 if part ipsec; then
 	sa_pair a
 	sa_pair b
-	policy a out 192.0.2.1/32 192.0.2.2/32
-	policy a in 192.0.2.2/32 192.0.2.1/32
-	policy b out 192.0.2.2/32 192.0.2.1/32
-	policy b in 0.0.0.0/0 0.0.0.0/0
+	policy a out "$A/$HOST" "$B/$HOST"
+	policy a in "$B/$HOST" "$A/$HOST"
+	policy b out "$B/$HOST" "$A/$HOST"
+	policy b in "$ANY" "$ANY"
 
 
 	mib=$(transfer_mib 8)
@@ -98,7 +118,7 @@ if part ipsec; then
 	[ "$clear" -eq 0 ] || fail "plaintext STT between a and b: $clear segments"
 	[ "$sealed" -gt $((mib << 6)) ] ||
 		fail "only $sealed ESP packets for $mib MiB"
-	esp_in=$(ip -n b -s xfrm state show src 192.0.2.1 dst 192.0.2.2 |
+	esp_in=$(ip -n b -s xfrm state show src "$A" dst "$B" |
 		awk '/lifetime current:/ { getline; print $1 + 0; exit }')
 	log "b's inbound SA decrypted $esp_in bytes"
 	[ "$esp_in" -gt $((mib << 20)) ] ||
@@ -129,7 +149,7 @@ if part ipsec; then
 	log "c sent $sent frames in plaintext; b refused $refused (rx_err_xfrm_policy), rx errors $errors, decapsulated none"
 
 	# Without the inbound policy, the same frames are b's.
-	run ip -n b xfrm policy del dir in src 0.0.0.0/0 dst 0.0.0.0/0 \
+	run ip -n b xfrm policy del dir in src "$ANY" dst "$ANY" \
 		proto tcp dport "$STT_PORT"
 	ping_sizes c 10.0.1.2 1 1400
 fi
@@ -174,4 +194,4 @@ if part rp_filter; then
 	[ "$sent" -eq 3 ] && [ "$seg" -eq 3 ] && [ "$rx" -eq 3 ] && [ "$rpf" -eq 0 ] ||
 		fail "rp_filter=0: c's frames as a were not received as a's"
 fi
-log "PASS underlay-policy $PARTS"
+log "PASS underlay-policy $PARTS over $UL_FAMILY"
