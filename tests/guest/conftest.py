@@ -219,9 +219,10 @@ def ipv6_lane(cases):
         if case.runs_over_either:
             yield case.over_ipv6(), None
         else:
-            why = case.option("underlay", "ipv4 only").partition(":")[2]
-            yield case, "IPv4 underlay only" + (": " + why.strip()
-                                                if why else "")
+            kind, _, why = case.option("underlay", "ipv4 only").partition(":")
+            what = "both families in the suite's own run" if kind == "both" \
+                else "IPv4 underlay only"
+            yield case, what + (": " + why.strip() if why else "")
 
 
 def pytest_generate_tests(metafunc):

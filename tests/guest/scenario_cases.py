@@ -33,8 +33,9 @@ one of these keys (a deeper indented line continues a value):
             arguments (HOST_STEPS in test_scenarios.py)
   underlay  "either": the script runs over an IPv4 or an IPv6 underlay,
             as its first argument says ("ipv4", the default, or "ipv6";
-            stt-lib.sh's underlay_family); "ipv4 only: WHY" (the default,
-            then without a reason) otherwise
+            stt-lib.sh's underlay_family); "both: WHAT": each run has
+            both (WHAT says how); "ipv4 only: WHY" (the default, then
+            without a reason) otherwise
 
 A case whose first argument is "ipv6" is a declared IPv6 case, run by
 default like any other.  pytest's --stt-underlay ipv6 (conftest.py) runs
@@ -138,9 +139,11 @@ def _check(case):
         raise CaseError("%s: kernels: %s needs a reason after a colon" % (
             case.where(), policy))
     underlay = case.options.get("underlay", "ipv4 only")
-    if underlay != "either" and not underlay.startswith("ipv4 only"):
-        raise CaseError("%s: underlay: %r is neither \"either\" nor "
-                        "\"ipv4 only: WHY\"" % (case.where(), underlay))
+    if underlay != "either" and \
+            not re.match(r"(both|ipv4 only)(:|$)", underlay):
+        raise CaseError("%s: underlay: %r is not \"either\", \"both: "
+                        "WHAT\" or \"ipv4 only: WHY\"" % (case.where(),
+                                                           underlay))
     if case.family and not case.runs_over_either:
         raise CaseError("%s: test %s names the underlay %s, but the script "
                         "does not declare \"underlay: either\"" % (

@@ -71,7 +71,7 @@ def test_case_over_ipv6(tmp_path):
      "x.sh:1: kernels: oldest distro needs a reason"),
     ("#   timeout: 9\n# Test: t\n#   timeout: 9\n", "two tests are called t"),
     ("#   timeout: 9\n#   underlay: ipv6\n",
-     "x.sh:1: underlay: 'ipv6' is neither"),
+     "x.sh:1: underlay: 'ipv6' is not \"either\""),
     ("#   timeout: 9\n# Test: u ipv6\n#   timeout: 9\n",
      "x.sh:3: test u names the underlay ipv6, but the script does not"),
 ])

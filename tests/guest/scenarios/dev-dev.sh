@@ -16,15 +16,17 @@
 #
 # Test: dev_dev
 #   timeout: 700
-#   kernels: not debug: lifecycle-dev and underlay-routes
+#   kernels: newest distro: dev_dev_ipv6 runs it over IPv6 on 6.1, where
+#     hostile, faults-netem, inner-marks and dev-netns take plain devices
+#     over IPv4; on the debug kernel, lifecycle-dev and underlay-routes
 #   underlay: either
 #
 # Test: dev_dev_ipv6 ipv6
 #   The same over an IPv6 underlay.
 #   timeout: 700
-#   kernels: oldest distro: on 6.12, hostile, faults-netem and inner-marks run
-#     over IPv6 on the debug kernel, dev-external and hostile-unclaimed on
-#     Debian's
+#   kernels: oldest distro: dev_dev runs it over IPv4 on 6.12, where
+#     dev-external, dev-netns and hostile-unclaimed take plain devices over
+#     IPv6; hostile, faults-netem and inner-marks do on the debug kernel
 #   underlay: either
 
 set -eu

@@ -24,6 +24,7 @@
 #   kernels: newest distro: the families' transmit and receive paths run
 #     on every kernel in dev-dev, ovs-basic and dev-ovs; this is the one
 #     device holding both
+#   underlay: both: e0 has a peer of each family
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

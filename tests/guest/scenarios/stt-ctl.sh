@@ -21,6 +21,7 @@
 #   kernels: newest distro: stt-ctl is userspace; the kernel's rtnetlink
 #     paths and refusals it meets are stt-device's and dev-netns's on every
 #     kernel
+#   underlay: both: devices with IPv4 and IPv6 remotes, and the switch
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

@@ -13,6 +13,8 @@
 #   timeout: 300
 #   kernels: not debug: lifecycle-dev and dev-ovs (devices made, refused and
 #     torn down)
+#   underlay: ipv4 only: the kernel's refusals of device attributes, which
+#     stt-ctl.sh checks for remote6 and local6
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

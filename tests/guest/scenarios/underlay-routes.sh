@@ -35,7 +35,9 @@
 # Test: underlay_routes_ipv6 ipv6
 #   The path MTU over an IPv6 underlay.
 #   timeout: 400
-#   kernels: debug instead
+#   kernels: oldest distro: the ICMPv6 hook only reads and passes on what
+#     IPv6 input holds; underlay_routes runs the IPv4 path MTU on the debug
+#     kernel
 #   underlay: either
 
 set -eu

@@ -16,6 +16,7 @@
 #   timeout: 480
 #   modules: no
 #   kernels: newest distro: the rig does not depend on the kernel
+#   underlay: ipv4 only: the rig's own check, without STT
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
