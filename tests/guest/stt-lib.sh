@@ -240,7 +240,8 @@ capture_dropped() {
 # check_stt_segments PCAP: judge every TCP packet of PCAP, over IPv4 or IPv6
 # (all STT segments) with scapy, independently of tshark: the TCP checksum is correct;
 # data offset 5, window 65535, urgent pointer 0, flags ACK (+PSH on a frame's
-# last segment only); and the segments of each frame (same addresses, source
+# last segment only); over IPv6 one flow label, not 0, for each sender's
+# source port (both come from the inner flow's hash); and the segments of each frame (same addresses, source
 # port and acknowledgment number = frame id) agree on the frame length in the
 # high half of the sequence number and cover it exactly, without gap or
 # overlap, at the offsets in its low half.  Prints "SEGMENTS FRAMES MULTI":
@@ -252,7 +253,7 @@ check_stt_segments() {
 	from scapy.layers.inet6 import IPv6, in6_chksum
 	from scapy.utils import PcapReader
 
-	segments, frames, bad = 0, {}, []
+	segments, frames, labels, bad = 0, {}, {}, []
 	for number, pkt in enumerate(PcapReader(sys.argv[1]), 1):
 	    if TCP not in pkt:
 	        continue
@@ -263,6 +264,7 @@ check_stt_segments() {
 	        ip = pkt[IPv6]
 	        segment = bytes(ip.payload)[:ip.plen]
 	        csum = in6_chksum(6, tcp, segment)
+	        labels.setdefault((ip.src, tcp.sport), set()).add(ip.fl)
 	    else:
 	        ip = pkt[IP]
 	        segment = bytes(ip)[ip.ihl * 4:ip.len]
@@ -278,6 +280,11 @@ check_stt_segments() {
 	        (tcp.seq & 0xffff, len(segment) - 20, tcp.seq >> 16,
 	         bool(tcp.flags & 0x08), number))
 	    segments += 1
+	# The flow label comes from the inner flow's hash, as the source port
+	# does: one label a source port, never none.
+	for (src, sport), found in labels.items():
+	    if len(found) != 1 or 0 in found:
+	        bad.append("from %s:%d: flow labels %s" % (src, sport, sorted(found)))
 	multi = 0
 	for (src, dst, sport, frame_id), segs in frames.items():
 	    segs.sort()
