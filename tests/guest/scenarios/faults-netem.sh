@@ -61,10 +61,21 @@ run ip -n b link add ifb0 type ifb
 run in_ns b sysctl -qw net.ipv6.conf.ifb0.disable_ipv6=1
 ip -n b link set ifb0 up
 run tc -n b qdisc add dev u0 handle ffff: ingress
-# TCP only: over IPv6, neighbour discovery must not meet netem either.
-run tc -n b filter add dev u0 parent ffff: \
-	protocol "$([ "$UL_FAMILY" = ipv6 ] && echo ipv6 || echo ip)" \
-	flower ip_proto tcp action mirred egress redirect dev ifb0
+# Over IPv6, neither may the underlay's own ICMPv6 from a (matchall is
+# the classifier every kernel here has, flower is not): no neighbour
+# discovery on a permanent entry, no more router solicitations, and the
+# multicast listener reports of a's addresses went when they were made.
+tc_proto=ip
+if [ "$UL_FAMILY" = ipv6 ]; then
+	tc_proto=ipv6
+	run ip -n a neigh replace "$UL_B" dev u0 nud permanent \
+		lladdr "$(in_ns b cat /sys/class/net/u0/address)"
+	run ip -n b neigh replace "$UL_A" dev u0 nud permanent \
+		lladdr "$(in_ns a cat /sys/class/net/u0/address)"
+	run in_ns a sysctl -qw net.ipv6.conf.u0.router_solicitations=0
+fi
+run tc -n b filter add dev u0 parent ffff: protocol $tc_proto matchall \
+	action mirred egress redirect dev ifb0
 ping_sizes a 10.0.0.2 1 8972
 
 timeout_ms=$(cat /sys/module/stt/parameters/reasm_timeout_ms)
