@@ -26,13 +26,16 @@ TSHARK_STT=(-n -o ip.try_heuristic_first:TRUE -o ipv6.try_heuristic_first:TRUE
 #
 #	underlay_family "${1:-}" && shift
 #
-# Sets UL_FAMILY, UL_A and UL_B (the two ends' underlay addresses) and
-# UL_PREFIX; returns false, changing nothing, if the word is no family.
-# IPv4 until a scenario says otherwise.
+# Sets UL_FAMILY, UL_A and UL_B (the two ends' underlay addresses),
+# UL_PREFIX, and UL_TUN: what Open vSwitch writes before "src" and "dst" of
+# tunnel addresses of the family, "ipv6_" or nothing (datapath flows'
+# tunnel(ipv6_src=...,ipv6_dst=...), OpenFlow's tun_ipv6_dst); returns
+# false, changing nothing, if the word is no family.  IPv4 until a scenario
+# says otherwise.
 underlay_family() {
 	case "$1" in
-	ipv4) UL_A=192.0.2.1 UL_B=192.0.2.2 UL_PREFIX=24 ;;
-	ipv6) UL_A=2001:db8::1 UL_B=2001:db8::2 UL_PREFIX=64 ;;
+	ipv4) UL_A=192.0.2.1 UL_B=192.0.2.2 UL_PREFIX=24 UL_TUN= ;;
+	ipv6) UL_A=2001:db8::1 UL_B=2001:db8::2 UL_PREFIX=64 UL_TUN=ipv6_ ;;
 	*) return 1 ;;
 	esac
 	UL_FAMILY=$1
