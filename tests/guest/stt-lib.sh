@@ -184,11 +184,12 @@ dp_flows() {
 
 # ovs_log_warnings HOST: the warning and error lines of HOST's ovs-vswitchd
 # log, as "module|LEVEL|message", but timeval's ("Unreasonably long ... poll
-# interval" and its statistics): under emulation a main loop iteration takes
-# that long now and then, whichever Open vSwitch it is.
+# interval" and its statistics), from the main thread ("timeval") or another
+# ("timeval(revalidator4)"): under emulation a loop iteration takes that
+# long now and then, whichever Open vSwitch it is.
 ovs_log_warnings() {
 	awk -F'|' '($4 == "WARN" || $4 == "ERR" || $4 == "EMER") &&
-		$3 != "timeval" { sub(/^[^|]*\|[^|]*\|/, ""); print }' \
+		$3 !~ /^timeval(\(|$)/ { sub(/^[^|]*\|[^|]*\|/, ""); print }' \
 		"$(ovs_dir "$1")/ovs-vswitchd.log"
 }
 
