@@ -4,7 +4,7 @@
 # vSwitch (README.rst, "Open vSwitch's own tests").
 #
 # check-dummy.sh: the dummy-datapath "tunnel - STT" tests ("make check").
-# The kernel-datapath ones (system-stt.at) run in the guest
+# The kernel-datapath ones (system-stt.at, system-stt6.at) run in the guest
 # (the guest test ovs_autotest, scenarios/ovs-autotest.sh).
 TESTS += ovs-glue/autotest/check-dummy.sh
 EXTRA_DIST += \
@@ -14,6 +14,7 @@ EXTRA_DIST += \
 	ovs-glue/autotest/stt-kmod-macros.at \
 	ovs-glue/autotest/system-kmod-testsuite.at \
 	ovs-glue/autotest/system-stt.at \
+	ovs-glue/autotest/system-stt6.at \
 	ovs-glue/autotest/testsuite.at \
 	ovs-glue/autotest/tunnel-stt.at
 CLEANFILES += ovs-glue/autotest/build.lock

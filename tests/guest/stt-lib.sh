@@ -26,13 +26,16 @@ TSHARK_STT=(-n -o ip.try_heuristic_first:TRUE -o ipv6.try_heuristic_first:TRUE
 #
 #	underlay_family "${1:-}" && shift
 #
-# Sets UL_FAMILY, UL_A and UL_B (the two ends' underlay addresses) and
-# UL_PREFIX; returns false, changing nothing, if the word is no family.
-# IPv4 until a scenario says otherwise.
+# Sets UL_FAMILY, UL_A and UL_B (the two ends' underlay addresses),
+# UL_PREFIX, and UL_TUN: what Open vSwitch writes before "src" and "dst" of
+# tunnel addresses of the family, "ipv6_" or nothing (datapath flows'
+# tunnel(ipv6_src=...,ipv6_dst=...), OpenFlow's tun_ipv6_dst); returns
+# false, changing nothing, if the word is no family.  IPv4 until a scenario
+# says otherwise.
 underlay_family() {
 	case "$1" in
-	ipv4) UL_A=192.0.2.1 UL_B=192.0.2.2 UL_PREFIX=24 ;;
-	ipv6) UL_A=2001:db8::1 UL_B=2001:db8::2 UL_PREFIX=64 ;;
+	ipv4) UL_A=192.0.2.1 UL_B=192.0.2.2 UL_PREFIX=24 UL_TUN= ;;
+	ipv6) UL_A=2001:db8::1 UL_B=2001:db8::2 UL_PREFIX=64 UL_TUN=ipv6_ ;;
 	*) return 1 ;;
 	esac
 	UL_FAMILY=$1
@@ -181,11 +184,12 @@ dp_flows() {
 
 # ovs_log_warnings HOST: the warning and error lines of HOST's ovs-vswitchd
 # log, as "module|LEVEL|message", but timeval's ("Unreasonably long ... poll
-# interval" and its statistics): under emulation a main loop iteration takes
-# that long now and then, whichever Open vSwitch it is.
+# interval" and its statistics), from the main thread ("timeval") or another
+# ("timeval(revalidator4)"): under emulation a loop iteration takes that
+# long now and then, whichever Open vSwitch it is.
 ovs_log_warnings() {
 	awk -F'|' '($4 == "WARN" || $4 == "ERR" || $4 == "EMER") &&
-		$3 != "timeval" { sub(/^[^|]*\|[^|]*\|/, ""); print }' \
+		$3 !~ /^timeval(\(|$)/ { sub(/^[^|]*\|[^|]*\|/, ""); print }' \
 		"$(ovs_dir "$1")/ovs-vswitchd.log"
 }
 

@@ -9,20 +9,26 @@
 # left).  Each transfer must resume and arrive with its SHA-256.  While an
 # Open vSwitch stt port exists, vport_stt and stt refuse to unload.
 #
+#	lifecycle-ovs.sh [ipv4|ipv6]		(the underlay's family)
+#
 #   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
 #   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
+#                        2001:db8::1   2001:db8::2  (ipv6)
 #
 # Test: lifecycle_ovs
 #   Two CPUs, so that teardown races with traffic on another CPU.
 #   timeout: 600
 #   cpus: 2
 #   kernels: debug instead
+#   underlay: either
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../stt-lib.sh"
 
 MIB=8
+underlay_family "${1:-}" && shift
+[ $# = 0 ] || fail "usage: lifecycle-ovs.sh [ipv4|ipv6]"
 
 stt_two_hosts
 # Real segments on the wire (sent without TSO, received without GRO), so
@@ -38,7 +44,7 @@ host_ovs host2 ovs-vsctl del-port br0 tun0
 	fail "[host2] $STT_DEV outlived its port"
 send_file_unfinished vm2 "host2's port went away"
 host_ovs host2 ovs-vsctl add-port br0 tun0 -- set Interface tun0 type=stt \
-	options:remote_ip=192.0.2.1
+	options:remote_ip="$UL_A"
 check_interface host2 tun0
 send_file_check vm2
 

@@ -8,13 +8,15 @@
 # no error counter moved.  ovs-vswitchd logs no warning or error but, from
 # Open vSwitch 3.5 (Debian 13) on, that type=stt is deprecated.
 #
-#   ovs-basic.sh VERSION [FROM]
+#   ovs-basic.sh [ipv4|ipv6] VERSION [FROM]
+# ipv4|ipv6: the underlay's family;
 # VERSION: the version both modules must report (/sys/module, ethtool -i);
 # FROM: the directory modprobe must take them from (e.g. updates/dkms, where
 # the stt-dkms package installs them), if given.
 #
 #   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
 #   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
+#                        2001:db8::1   2001:db8::2  (ipv6)
 #
 # Test: ovs_basic
 #   VERSION is what the modules under test report; with pytest's
@@ -25,12 +27,14 @@
 #   host: ovs-basic
 #   lanes: trixie
 #   kernels: not debug: ovs-keys, dev-ovs and ovs-churn
+#   underlay: either
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../stt-lib.sh"
 
-version=${1:?usage: ovs-basic.sh VERSION [FROM]}
+underlay_family "${1:-}" && shift
+version=${1:?usage: ovs-basic.sh [ipv4|ipv6] VERSION [FROM]}
 from=${2:-}
 
 for module in vport_stt stt; do

@@ -12,12 +12,16 @@
 # vport_stt and stt must unload while openvswitch stays, and no stt device may
 # be left in any namespace.
 #
+#	ovs-churn.sh [ipv4|ipv6]		(the underlay's family)
+#
 #   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
 #   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
+#                        2001:db8::1   2001:db8::2  (ipv6)
 #
 # Test: ovs_churn
 #   timeout: 900
 #   kernels: debug instead
+#   underlay: either
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
@@ -27,6 +31,8 @@ CYCLES=100
 # The debug kernel looks for leaks and lock-order or RCU misuse, which the
 # first cycles show as well as the hundredth, at three times the cost each.
 case $STT_KVER in *-stt-debug) CYCLES=25 ;; esac
+underlay_family "${1:-}" && shift
+[ $# = 0 ] || fail "usage: ovs-churn.sh [ipv4|ipv6]"
 
 # stt_devices: every stt device in the initial and the scenario's namespaces,
 # one "namespace: device" a line.
@@ -59,13 +65,13 @@ pinger=$BG_PID
 db=unix:$(ovs_dir host1)/db.sock
 ifindex() { ip -n host1 -o link show "$STT_DEV" | cut -d: -f1; }
 first=$(ifindex)
-log "+ [host1] $CYCLES x { ovs-vsctl del-port br0 tun0; ovs-vsctl add-port br0 tun0 -- set Interface tun0 type=stt options:remote_ip=192.0.2.2; }"
+log "+ [host1] $CYCLES x { ovs-vsctl del-port br0 tun0; ovs-vsctl add-port br0 tun0 -- set Interface tun0 type=stt options:remote_ip=$UL_B; }"
 start=$SECONDS
 for ((i = 1; i <= CYCLES; i++)); do
 	ovs-vsctl --db="$db" --timeout="$WAIT_TIMEOUT" del-port br0 tun0 ||
 		fail "[host1] cycle $i: ovs-vsctl del-port failed"
 	ovs-vsctl --db="$db" --timeout="$WAIT_TIMEOUT" add-port br0 tun0 \
-		-- set Interface tun0 type=stt options:remote_ip=192.0.2.2 ||
+		-- set Interface tun0 type=stt options:remote_ip="$UL_B" ||
 		fail "[host1] cycle $i: ovs-vsctl add-port failed"
 	[ $((i % 20)) -ne 0 ] || log "cycle $i done"
 done
@@ -93,7 +99,7 @@ for ((i = 1; i <= 5; i++)); do
 	ovs-vsctl --db="$db" --timeout="$WAIT_TIMEOUT" del-port br0 tun0 ||
 		fail "[host1] ovs-vsctl del-port failed after ip link del (cycle $i)"
 	ovs-vsctl --db="$db" --timeout="$WAIT_TIMEOUT" add-port br0 tun0 \
-		-- set Interface tun0 type=stt options:remote_ip=192.0.2.2 ||
+		-- set Interface tun0 type=stt options:remote_ip="$UL_B" ||
 		fail "[host1] ovs-vsctl add-port failed after ip link del (cycle $i)"
 done
 wait_for_ports

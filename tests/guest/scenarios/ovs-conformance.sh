@@ -14,22 +14,28 @@
 #     writes it, and the segments of every frame complete and contiguous;
 #   - host2 reassembled frames itself and counted no error.
 #
+#	ovs-conformance.sh [ipv4|ipv6]		(the underlay's family)
+#
 #   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
 #   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
+#                        2001:db8::1   2001:db8::2  (ipv6)
 #
 # Test: ovs_conformance
 #   timeout: 600
 #   kernels: not debug: dev-ovs (judged the same way), ovs-keys and
 #     nic-underlay dev
+#   underlay: either
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../stt-lib.sh"
 
 KEY=0x1122334455667788
+underlay_family "${1:-}" && shift
+[ $# = 0 ] || fail "usage: ovs-conformance.sh [ipv4|ipv6]"
 
 stt_two_hosts key=$KEY
-stt_judge_segments host1 host2 vm1 vm2 10.0.0.2 conformance $KEY
+stt_judge_segments host1 host2 vm1 vm2 10.0.0.2 "conformance-$UL_FAMILY" $KEY
 
 stt_check_frames_balanced host1 host2
 for host in host1 host2; do

@@ -39,6 +39,9 @@
 #   timeout: 400
 #   kernels: newest distro: IKE is userspace; underlay-policy checks ESP in
 #     transport mode and the inbound policy's drop on every kernel series
+#   underlay: ipv4 only: its third link, the xfrm states and policies it
+#     reads and the plaintext it counts are IPv4 throughout; the receive
+#     path's policy check is the same call for either family
 
 set -eu
 . "$(dirname "$0")/../lib.sh"

@@ -10,8 +10,11 @@
 #   (d) remote_ip=flow: the destination set by OpenFlow;
 #   (e) a VLAN-tagged inner frame keeps its VID and PCP.
 #
+#	ovs-keys.sh [ipv4|ipv6]		(the underlay's family)
+#
 #   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
 #   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
+#                        2001:db8::1   2001:db8::2  (ipv6)
 #   10.0.100.1 (eth0.100)                           10.0.100.2 (eth0.100)
 #
 # Test: ovs_keys
@@ -19,6 +22,7 @@
 #   kernels: newest distro: ovs-autotest's STT cases check key=flow with a
 #     64-bit tun_id, remote_ip=flow, 802.1Q and another id unanswered on
 #     every kernel, and dev-ovs key=flow on the debug kernel
+#   underlay: either
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
@@ -27,6 +31,15 @@ set -eu
 KEY=0x1122334455667788
 OTHER_KEY=0x2211443355667788
 FLOW_KEY=0xfedcba9876543210
+underlay_family "${1:-}" && shift
+[ $# = 0 ] || fail "usage: ovs-keys.sh [ipv4|ipv6]"
+# The underlay's header as tshark names it, and its EtherType.
+case $UL_FAMILY in
+ipv4) WS_IP=ip UL_ETHERTYPE=0x0800 ;;
+ipv6) WS_IP=ipv6 UL_ETHERTYPE=0x86dd ;;
+esac
+# The tunnel addresses host2 receives with, as its datapath flows write them.
+RECEIVED="${UL_TUN}src=$UL_A,${UL_TUN}dst=$UL_B,"
 
 # expect_dp_flow HOST PATTERN [ACTIONS]: HOST's datapath has a flow matching
 # the fixed string PATTERN (and ending in ACTIONS, if given).
@@ -44,7 +57,7 @@ expect_dp_flow() {
 log "(a) equal fixed keys"
 stt_two_hosts key=$KEY
 ping_sizes vm1 10.0.0.2 1
-expect_dp_flow host2 "tunnel(tun_id=$KEY,src=192.0.2.1,dst=192.0.2.2,"
+expect_dp_flow host2 "tunnel(tun_id=$KEY,$RECEIVED"
 
 log "(b) different keys"
 host_ovs host2 ovs-vsctl set Interface tun0 options:key=$OTHER_KEY
@@ -57,10 +70,17 @@ log "[host2] rx_frames $before -> $after"
 # No port of host2 takes that key: ovs-vswitchd says so and drops the frames
 # (its drop flow for an unassociated port lasts only until the next
 # revalidation, so the log, not ovs-dpctl, is the witness).
-wait_for grep -qF "receive tunnel port not found (icmp,tun_id=$KEY,tun_src=192.0.2.1,tun_dst=192.0.2.2," \
-	"$(ovs_dir host2)/ovs-vswitchd.log" ||
-	fail "[host2] ovs-vswitchd did not report frames with tun_id=$KEY as unmatched"
-log "[host2] ovs-vswitchd.log: receive tunnel port not found (icmp,tun_id=$KEY,tun_src=192.0.2.1,tun_dst=192.0.2.2,...)"
+# (Over IPv6 the line has tun_src=0.0.0.0,tun_dst=0.0.0.0 before the IPv6
+# addresses.)
+unmatched="receive tunnel port not found (icmp,tun_id=$KEY,"
+tunnel_addrs=",tun_${UL_TUN}src=$UL_A,tun_${UL_TUN}dst=$UL_B,"
+unmatched_logged() {
+	grep -F "$unmatched" "$(ovs_dir host2)/ovs-vswitchd.log" |
+		grep -qF -- "$tunnel_addrs"
+}
+wait_for unmatched_logged ||
+	fail "[host2] ovs-vswitchd did not report frames with tun_id=$KEY from $UL_A as unmatched"
+log "[host2] ovs-vswitchd.log: $unmatched...$tunnel_addrs...)"
 
 log "(c) key=flow, id set by OpenFlow"
 for host in host1 host2; do
@@ -73,20 +93,20 @@ for host in host1 host2; do
 	EOF
 done
 ping_sizes vm1 10.0.0.2 1
-expect_dp_flow host2 "tunnel(tun_id=$FLOW_KEY,src=192.0.2.1,dst=192.0.2.2,"
+expect_dp_flow host2 "tunnel(tun_id=$FLOW_KEY,$RECEIVED"
 
 host_ovs host1 ovs-ofctl add-flow br0 \
 	"in_port=vm1,actions=set_field:0x1->tun_id,output:tun0"
 no_ping vm1 10.0.0.2
-expect_dp_flow host2 "tunnel(tun_id=0x1,src=192.0.2.1,dst=192.0.2.2," actions:drop
+expect_dp_flow host2 "tunnel(tun_id=0x1,$RECEIVED" actions:drop
 
 log "(d) remote_ip=flow, destination set by OpenFlow"
 host_ovs host1 ovs-vsctl set Interface tun0 options:remote_ip=flow
 host_ovs host1 ovs-ofctl add-flow br0 \
-	"in_port=vm1,actions=set_field:192.0.2.2->tun_dst,set_field:$FLOW_KEY->tun_id,output:tun0"
+	"in_port=vm1,actions=set_field:$UL_B->tun_${UL_TUN}dst,set_field:$FLOW_KEY->tun_id,output:tun0"
 ping_sizes vm1 10.0.0.2 1
-expect_dp_flow host1 "set(tunnel(tun_id=$FLOW_KEY,dst=192.0.2.2,"
-expect_dp_flow host2 "tunnel(tun_id=$FLOW_KEY,src=192.0.2.1,dst=192.0.2.2,"
+expect_dp_flow host1 "set(tunnel(tun_id=$FLOW_KEY,${UL_TUN}dst=$UL_B,"
+expect_dp_flow host2 "tunnel(tun_id=$FLOW_KEY,$RECEIVED"
 
 log "(e) 802.1Q inner frames: VLAN 100, PCP 5 from vm1"
 run ip -n vm1 link add link eth0 name eth0.100 type vlan id 100 egress-qos-map 0:5
@@ -116,13 +136,14 @@ total=$(wc -l < "$WORK/requests")
 # What the underlay carried: the tag in the STT header (V set), not inline.
 log "+ tshark -r vlan-underlay.pcap -e stt.vlan.v -e stt.vlan.pcp -e stt.vlan.id"
 tshark -r "$STT_RESULTS/vlan-underlay.pcap" "${TSHARK_STT[@]}" \
-	-Y 'stt.version && ip.src == 192.0.2.1' -T fields \
+	-Y "stt.version && $WS_IP.src == $UL_A" -T fields \
 	-e stt.vlan.v -e stt.vlan.pcp -e stt.vlan.id -e eth.type 2>/dev/null |
 	sort | uniq -c | tee "$WORK/vlan-fields"
 # One line per kind of frame: count, V, PCP, VID, outer and inner EtherType.
 # The echo requests carry V=1, PCP 5, VID 100 in the STT header, and no inner
 # frame carries its 802.1Q tag (0x8100) inline.
-requests=$(awk '$2 == 1 && $3 == 5 && $4 == 100 && $5 == "0x0800,0x0800" { print $1 }' \
+requests=$(awk -v types="$UL_ETHERTYPE,0x0800" \
+	'$2 == 1 && $3 == 5 && $4 == 100 && $5 == types { print $1 }' \
 	"$WORK/vlan-fields")
 [ "${requests:-0}" -ge 3 ] ||
 	fail "no STT frame from host1 carries V=1, PCP 5, VID 100 in its header"

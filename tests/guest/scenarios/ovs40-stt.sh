@@ -12,10 +12,12 @@
 #       datapath flows, one key per direction;
 #   (d) ping and 64 MiB with SHA-256 pass; counters balance.
 #
-#   ovs40-stt.sh PREFIX      (PREFIX: what ovs-glue/build-ovs printed)
+#   ovs40-stt.sh [ipv4|ipv6] PREFIX
+# ipv4|ipv6: the underlay's family; PREFIX: what ovs-glue/build-ovs printed.
 #
 #   vm1 --- br0 [host1] stt0 --- u0 ===== u0 --- stt0 [host2] br0 --- vm2
 #   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
+#                        2001:db8::1   2001:db8::2  (ipv6)
 #
 # Test: ovs40_stt
 #   PREFIX comes from ovs-glue/build-ovs; the case skips when it is not built.
@@ -23,11 +25,17 @@
 #   host: ovs40
 #   kernels: not debug: ovs-keys (the same external device, metadata receive
 #     and set(tunnel()) transmit) and stt-device (rtnetlink creation)
+#   underlay: either
 
 set -eu
-STT_OVS_PREFIX=${1:?usage: ovs40-stt.sh PREFIX}
+# lib.sh takes Open vSwitch from STT_OVS_PREFIX when sourced, before
+# stt-lib.sh's underlay_family can read the family.
+family=ipv4
+case ${1:-} in ipv4 | ipv6) family=$1 && shift ;; esac
+STT_OVS_PREFIX=${1:?usage: ovs40-stt.sh [ipv4|ipv6] PREFIX}
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../stt-lib.sh"
+underlay_family $family
 
 # One 64-bit key per direction, all of whose bytes matter.
 KEY_12=0xfedcba9876543210
@@ -47,12 +55,12 @@ vport_stt_unloaded
 add_host host1 host2
 host_ovs host1 ovs-vsctl add-br br0
 host_ovs host2 ovs-vsctl add-br br0
-add_underlay host1 192.0.2.1/24 host2 192.0.2.2/24
+add_underlay host1 "$UL_A/$UL_PREFIX" host2 "$UL_B/$UL_PREFIX"
 add_vm vm1 host1 10.0.0.1/24
 add_vm vm2 host2 10.0.0.2/24
 
 log "(a) add-port, over a wrong device of the same name on host1"
-run in_ns host1 "$STT_CTL" add "$STT_DEV" remote 192.0.2.99 id 0x5
+run in_ns host1 "$STT_CTL" add "$STT_DEV" remote "${UL_A%1}99" id 0x5  # .99, ::99
 for host in host1 host2; do
 	host_ovs $host ovs-vsctl add-port br0 stt0 -- set interface stt0 \
 		type=stt options:remote_ip=flow options:key=flow
@@ -91,13 +99,13 @@ done
 log "(c) 64-bit keys and remote_ip from OpenFlow"
 host_ovs host1 ovs-ofctl del-flows br0
 host_ovs host1 ovs-ofctl add-flows br0 - <<EOF
-in_port=vm1,actions=set_field:192.0.2.2->tun_dst,set_field:$KEY_12->tun_id,output:stt0
-in_port=stt0,tun_src=192.0.2.2,tun_id=$KEY_21,actions=output:vm1
+in_port=vm1,actions=set_field:$UL_B->tun_${UL_TUN}dst,set_field:$KEY_12->tun_id,output:stt0
+in_port=stt0,tun_${UL_TUN}src=$UL_B,tun_id=$KEY_21,actions=output:vm1
 EOF
 host_ovs host2 ovs-ofctl del-flows br0
 host_ovs host2 ovs-ofctl add-flows br0 - <<EOF
-in_port=vm2,actions=set_field:192.0.2.1->tun_dst,set_field:$KEY_21->tun_id,output:stt0
-in_port=stt0,tun_src=192.0.2.1,tun_id=$KEY_12,actions=output:vm2
+in_port=vm2,actions=set_field:$UL_A->tun_${UL_TUN}dst,set_field:$KEY_21->tun_id,output:stt0
+in_port=stt0,tun_${UL_TUN}src=$UL_A,tun_id=$KEY_12,actions=output:vm2
 EOF
 ping_sizes vm1 10.0.0.2 1 1472 8972
 
@@ -112,10 +120,12 @@ expect_flow() {
 	}
 	log "[$1] ovs-appctl dpctl/dump-flows: $(echo "$flows" | grep -F -- "$2" | head -n1)"
 }
-expect_flow host1 "set(tunnel(tun_id=$KEY_12,dst=192.0.2.2,"
-expect_flow host1 "tunnel(tun_id=$KEY_21,src=192.0.2.2,dst=192.0.2.1,"
-expect_flow host2 "set(tunnel(tun_id=$KEY_21,dst=192.0.2.1,"
-expect_flow host2 "tunnel(tun_id=$KEY_12,src=192.0.2.1,dst=192.0.2.2,"
+# The tunnel address fields of the family, as datapath flows write them.
+src=${UL_TUN}src dst=${UL_TUN}dst
+expect_flow host1 "set(tunnel(tun_id=$KEY_12,$dst=$UL_B,"
+expect_flow host1 "tunnel(tun_id=$KEY_21,$src=$UL_B,$dst=$UL_A,"
+expect_flow host2 "set(tunnel(tun_id=$KEY_21,$dst=$UL_A,"
+expect_flow host2 "tunnel(tun_id=$KEY_12,$src=$UL_A,$dst=$UL_B,"
 
 log "(d) 64 MiB with SHA-256"
 send_file_and_hash vm1 vm2 10.0.0.2 64
