@@ -19,7 +19,15 @@
 #   Two CPUs, so that teardown races with traffic on another CPU.
 #   timeout: 600
 #   cpus: 2
-#   kernels: debug instead
+#   kernels: oldest distro: lifecycle_ovs_ipv6 runs it over IPv6 on the
+#     debug kernel (the ports' life cycle does not know the family)
+#   underlay: either
+#
+# Test: lifecycle_ovs_ipv6 ipv6
+#   The same over an IPv6 underlay.
+#   timeout: 600
+#   cpus: 2
+#   kernels: debug only: lifecycle_ovs runs it over IPv4 on 6.1
 #   underlay: either
 
 set -eu

@@ -22,8 +22,14 @@
 #
 # Test: ovs_conformance
 #   timeout: 600
-#   kernels: not debug: dev-ovs (judged the same way), ovs-keys and
-#     nic-underlay dev
+#   kernels: oldest distro: ovs_conformance_ipv6 runs it over IPv6 on 6.12;
+#     on the debug kernel, dev-ovs (judged the same way) and nic-underlay dev
+#   underlay: either
+#
+# Test: ovs_conformance_ipv6 ipv6
+#   The same over an IPv6 underlay: tshark decodes STT over IPv6.
+#   timeout: 600
+#   kernels: newest distro: ovs_conformance runs it over IPv4 on 6.1
 #   underlay: either
 
 set -eu

@@ -24,8 +24,14 @@
 #
 # Test: ovs_firewall
 #   timeout: 600
-#   kernels: not debug: underlay-policy (netfilter around the STT hook) and
-#     ovs-keys
+#   kernels: oldest distro: ovs_firewall_ipv6 runs it over IPv6 on 6.12;
+#     underlay-policy (netfilter around the STT hook) on the debug kernel
+#   underlay: either
+#
+# Test: ovs_firewall_ipv6 ipv6
+#   The same over an IPv6 underlay: the IPv6 hook before conntrack.
+#   timeout: 600
+#   kernels: newest distro: ovs_firewall runs it over IPv4 on 6.1
 #   underlay: either
 
 set -eu

@@ -23,8 +23,17 @@
 #   PREFIX comes from ovs-glue/build-ovs; the case skips when it is not built.
 #   timeout: 600
 #   host: ovs40
-#   kernels: not debug: ovs-keys (the same external device, metadata receive
-#     and set(tunnel()) transmit) and stt-device (rtnetlink creation)
+#   kernels: oldest distro: ovs40_stt_ipv6 runs it over IPv6 on 6.12; on
+#     the debug kernel, dev-ovs takes the external device's metadata
+#     receive and set(tunnel()) transmit, lifecycle-dev its rtnetlink
+#     creation
+#   underlay: either
+#
+# Test: ovs40_stt_ipv6 ipv6
+#   The same over an IPv6 underlay.
+#   timeout: 600
+#   host: ovs40
+#   kernels: newest distro: ovs40_stt runs it over IPv4 on 6.1
 #   underlay: either
 
 set -eu
