@@ -364,10 +364,12 @@ for family in "${FAMS[@]}"; do
 	done
 done
 
-# Every lane measured, in the order of a round's first rotation.
+# Every lane measured, in the order of a round's first rotation: a path's
+# families side by side, so that drift over a round hits a path's IPv4 and
+# IPv6 alike, as it hits the paths of one family alike.
 LANES=()
-for family in "${FAMS[@]}"; do
-	for path in ${PATHS//,/ }; do
+for path in ${PATHS//,/ }; do
+	for family in "${FAMS[@]}"; do
 		[ -n "${ADDR[$path/$family]:-}" ] || fail "unknown path $path"
 		LANES+=("$path/$family")
 	done
