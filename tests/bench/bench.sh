@@ -2,19 +2,30 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The benchmark, run in one guest boot by tests/bench/run (make bench): every
-# path through every underlay offload profile, each measurement repeated, the
-# paths of a round in a rotating order so that drift hits all alike.
+# path over every underlay family through every underlay offload profile,
+# each measurement repeated, the paths of a round in a rotating order so that
+# drift hits all alike.
 #
-# Paths (the sender always on the left, the receiver on the right):
+# Paths (the sender always on the left, the receiver on the right), F the
+# family's digit (4 or 6):
 #
-#   ovs-TYPE:  vm-TYPE1 -- br0 [host1] t-TYPE -- u0 192.0.2.1 == 192.0.2.2 u0 -- t-TYPE [host2] br0 -- vm-TYPE2
-#   dev-TYPE:  [a] TYPE device -- u0 198.51.100.1 ==== 198.51.100.2 u0 -- TYPE device [b]
-#   none:      [a] u0 198.51.100.1 ==== 198.51.100.2 u0 [b]
+#   ovs-TYPE:  vmF-TYPE1 -- br0 [host1] tF-TYPE -- u0 HOST1 == HOST2 u0 -- tF-TYPE [host2] br0 -- vmF-TYPE2
+#   dev-TYPE:  [a] TYPE device -- u0 A ==== B u0 -- TYPE device [b]
+#   none:      [a] u0 A ==== B u0 [b]
 #
 # with TYPE stt, vxlan and geneve: Open vSwitch tunnel ports (kernel
-# datapath) and plain devices (stt-ctl, ip link).  Every tunnel's inner MTU
-# is 1450, what VXLAN and Geneve leave of a 1500-byte underlay, so that all
-# tunnels carry the same inner packets.
+# datapath) and plain devices (stt-ctl, ip link).  Underlay families
+# (--families), both on the same underlay devices:
+#
+#   ipv4: A 198.51.100.1, B 198.51.100.2, HOST1 192.0.2.1, HOST2 192.0.2.2
+#   ipv6: A 2001:db8:100::1, B 2001:db8:100::2, HOST1 2001:db8:2::1, HOST2 2001:db8:2::2
+#
+# A path over IPv6 is the same path with IPv6 remotes, its own tunnel
+# devices, ports and VMs beside the IPv4 ones; the inner packets stay IPv4.
+# Every tunnel's inner MTU is what VXLAN and Geneve leave of a 1500-byte
+# underlay, so that all tunnels of a family carry the same inner packets:
+# 1450 over IPv4, 1430 over IPv6 (the IPv6 header is 20 bytes longer).  The
+# untunneled path's TCP segments are 20 bytes shorter over IPv6 as well.
 #
 # Underlay profiles (--profiles):
 #
@@ -57,8 +68,11 @@
 # makes the tables and charts.
 #
 # Usage: bench.sh [--runs N] [--seconds S] [--profiles 1,2,3,4,5]
-#                 [--paths none,ovs-stt,...] [--tests tcp1,tcp4,rr1,rr32,udp64]
-#                 [--perf PROFILE:PATH:TEST,...] [--resume]
+#                 [--families ipv4,ipv6] [--paths none,ovs-stt,...]
+#                 [--tests tcp1,tcp4,rr1,rr32,udp64]
+#                 [--perf PROFILE:PATH:TEST[:FAMILY],...] [--resume]
+#
+# --perf cells are over IPv4 unless they name their family.
 #
 # --resume keeps the runs.jsonl of an earlier boot of the same benchmark
 # (one that crashed) and measures only the cells it lacks.
@@ -70,6 +84,7 @@ set -eu
 RUNS=3
 SECS=5
 PROFILES=1,2,3,4,5
+FAMILIES=ipv4,ipv6
 PATHS=none,ovs-stt,ovs-vxlan,ovs-geneve,dev-stt,dev-vxlan,dev-geneve
 TESTS=tcp1,tcp4,rr1,rr32,udp64
 PERF=
@@ -80,6 +95,7 @@ while [ $# -gt 0 ]; do
 	--runs) RUNS=$2 ;;
 	--seconds) SECS=$2 ;;
 	--profiles) PROFILES=$2 ;;
+	--families) FAMILIES=$2 ;;
 	--paths) PATHS=$2 ;;
 	--tests) TESTS=$2 ;;
 	--perf) PERF=$2 ;;
@@ -90,7 +106,6 @@ done
 
 SENDER_CPU=0
 RECEIVER_CPU=1
-INNER_MTU=1450
 RR_PORT=11111
 IPERF_PORT=5201
 RAW=$STT_RESULTS/raw
@@ -103,61 +118,101 @@ BOOT_ID=$(cat /proc/sys/kernel/random/boot_id)
 
 # ---- topology ---------------------------------------------------------------
 
-# Per path: the client's namespace, the server's, the address the client
-# reaches, and the namespaces at the underlay's ends, "SENDER RECEIVER".
-declare -A CLIENT SERVER ADDR UNDERLAY_NS
+read -r -a FAMS <<< "${FAMILIES//,/ }"
+[ ${#FAMS[@]} -gt 0 ] || fail "--families names no family"
+for family in "${FAMS[@]}"; do
+	case "$family" in
+	ipv4 | ipv6) ;;
+	*) fail "unknown family $family" ;;
+	esac
+done
 
-# ovs_path TYPE NET: an Open vSwitch tunnel port t-TYPE on both hosts and a
-# VM on each end of it, 10.NET.0.1 -> 10.NET.0.2, joined by OpenFlow rules
-# (no learning: the same two datapath flows for the whole run).
-ovs_path() {
-	local type=$1 net=$2
-	add_tunnel_port host1 "t-$type" "$type" remote_ip=192.0.2.2 key=$net
-	add_tunnel_port host2 "t-$type" "$type" remote_ip=192.0.2.1 key=$net
-	add_vm "vm-${type}1" host1 "10.$net.0.1/24" $INNER_MTU
-	add_vm "vm-${type}2" host2 "10.$net.0.2/24" $INNER_MTU
-	CLIENT[ovs-$type]=vm-${type}1
-	SERVER[ovs-$type]=vm-${type}2
-	ADDR[ovs-$type]=10.$net.0.2
-	UNDERLAY_NS[ovs-$type]="host1 host2"
+# Each family's underlay address of every namespace that ends an underlay,
+# keyed FAMILY/NS, the family's prefix length, and the tunnels' inner MTU
+# over it (see the top).
+declare -A UNDERLAY_ADDR=(
+	[ipv4/a]=198.51.100.1 [ipv4/b]=198.51.100.2
+	[ipv4/host1]=192.0.2.1 [ipv4/host2]=192.0.2.2
+	[ipv6/a]=2001:db8:100::1 [ipv6/b]=2001:db8:100::2
+	[ipv6/host1]=2001:db8:2::1 [ipv6/host2]=2001:db8:2::2)
+declare -A PREFIX_LEN=([ipv4]=24 [ipv6]=64)
+declare -A INNER_MTU=([ipv4]=1450 [ipv6]=1430)
+
+# underlay_cidr FAMILY NS: NS's underlay address in FAMILY, with its prefix.
+underlay_cidr() {
+	echo "${UNDERLAY_ADDR[$1/$2]}/${PREFIX_LEN[$1]}"
 }
 
+# Per path over a family, a lane, keyed PATH/FAMILY (ovs-stt/ipv6): the
+# client's namespace, the server's, the address the client reaches, and the
+# namespaces at the underlay's ends, "SENDER RECEIVER".
+declare -A CLIENT SERVER ADDR UNDERLAY_NS
+
+# ovs_path TYPE FAMILY NET: an Open vSwitch tunnel port tF-TYPE over FAMILY
+# (F its digit) on both hosts and a VM on each end of it, 10.NET.0.1 ->
+# 10.NET.0.2, joined by OpenFlow rules (no learning: the same two datapath
+# flows for the whole run).  VXLAN and Geneve without outer UDP checksums:
+# Open vSwitch's default over IPv4, and over IPv6 too (where it would
+# otherwise send them) so that both families' tunnels do the same work.
+ovs_path() {
+	local type=$1 family=$2 net=$3 f=${2#ipv} csum=()
+	local lane=ovs-$1/$2
+	[ "$type" = stt ] || csum=(csum=false)
+	add_tunnel_port host1 "t$f-$type" "$type" \
+		remote_ip="${UNDERLAY_ADDR[$family/host2]}" key="$net" "${csum[@]}"
+	add_tunnel_port host2 "t$f-$type" "$type" \
+		remote_ip="${UNDERLAY_ADDR[$family/host1]}" key="$net" "${csum[@]}"
+	add_vm "vm$f-${type}1" host1 "10.$net.0.1/24" "${INNER_MTU[$family]}"
+	add_vm "vm$f-${type}2" host2 "10.$net.0.2/24" "${INNER_MTU[$family]}"
+	CLIENT[$lane]=vm$f-${type}1
+	SERVER[$lane]=vm$f-${type}2
+	ADDR[$lane]=10.$net.0.2
+	UNDERLAY_NS[$lane]="host1 host2"
+}
+
+# ovs_flows TYPE FAMILY: ovs_path's OpenFlow rules.
 ovs_flows() {
-	local type=$1 host i
+	local type=$1 f=${2#ipv} host i
 	for i in 1 2; do
 		host=host$i
 		host_ovs "$host" ovs-ofctl add-flow br0 \
-			"in_port=vm-$type$i,actions=output:t-$type"
+			"in_port=vm$f-$type$i,actions=output:t$f-$type"
 		host_ovs "$host" ovs-ofctl add-flow br0 \
-			"in_port=t-$type,actions=output:vm-$type$i"
+			"in_port=t$f-$type,actions=output:vm$f-$type$i"
 	done
 }
 
-# dev_path TYPE NET: plain tunnel devices TYPE0 in a and b, no Open vSwitch.
-# Outer UDP checksums off, as Open vSwitch's VXLAN and Geneve ports send.
+# dev_path TYPE FAMILY NET: plain tunnel devices over FAMILY in a and b,
+# named by TYPE's first two letters and FAMILY's digit (st4, vx6), no Open
+# vSwitch.  Outer UDP checksums off, as ovs_path's VXLAN and Geneve ports
+# send (over IPv6 the receiver must be told to take them).
 dev_path() {
-	local type=$1 net=$2 ns here there dev=${1:0:2}0
+	local type=$1 family=$2 net=$3 ns peer here there csum
+	local dev=${1:0:2}${2#ipv} lane=dev-$1/$2
+	case "$family" in
+	ipv4) csum=(noudpcsum) ;;
+	ipv6) csum=(udp6zerocsumtx udp6zerocsumrx) ;;
+	esac
 	for ns in a b; do
-		if [ $ns = a ]; then
-			here=198.51.100.1 there=198.51.100.2
-		else
-			here=198.51.100.2 there=198.51.100.1
-		fi
+		peer=b
+		[ $ns = a ] || peer=a
+		here=${UNDERLAY_ADDR[$family/$ns]}
+		there=${UNDERLAY_ADDR[$family/$peer]}
 		case "$type" in
-		stt) run in_ns $ns "$STT_CTL" add "$dev" remote $there local $here id "$net" ;;
+		stt) run in_ns $ns "$STT_CTL" add "$dev" remote "$there" local "$here" id "$net" ;;
 		vxlan) run ip -n $ns link add "$dev" type vxlan id "$net" \
-			remote $there local $here dstport 4789 noudpcsum ;;
+			remote "$there" local "$here" dstport 4789 "${csum[@]}" ;;
 		geneve) run ip -n $ns link add "$dev" type geneve id "$net" \
-			remote $there noudpcsum ;;
+			remote "$there" "${csum[@]}" ;;
 		esac
-		run ip -n $ns link set "$dev" mtu $INNER_MTU
+		run ip -n $ns link set "$dev" mtu "${INNER_MTU[$family]}"
 	done
 	stt_dev_up a "$dev" "10.$net.0.1/24"
 	stt_dev_up b "$dev" "10.$net.0.2/24"
-	CLIENT[dev-$type]=a
-	SERVER[dev-$type]=b
-	ADDR[dev-$type]=10.$net.0.2
-	UNDERLAY_NS[dev-$type]="a b"
+	CLIENT[$lane]=a
+	SERVER[$lane]=b
+	ADDR[$lane]=10.$net.0.2
+	UNDERLAY_NS[$lane]="a b"
 }
 
 # selected PATH: PATH is to be measured.
@@ -238,15 +293,29 @@ add_nics() {
 	done
 }
 
+# bench_underlay A B: the veth u0 joining A and B, each end holding its
+# address of every family measured.
+bench_underlay() {
+	local a=$1 b=$2 family
+	add_underlay "$a" "$(underlay_cidr "${FAMS[0]}" "$a")" \
+		"$b" "$(underlay_cidr "${FAMS[0]}" "$b")"
+	for family in "${FAMS[@]:1}"; do
+		set_address "$a" u0 "$(underlay_cidr "$family" "$a")"
+		set_address "$b" u0 "$(underlay_cidr "$family" "$b")"
+	done
+}
+
 add_ns a
 add_ns b
-add_underlay a 198.51.100.1/24 b 198.51.100.2/24
-CLIENT[none]=a
-SERVER[none]=b
-ADDR[none]=198.51.100.2
-UNDERLAY_NS[none]="a b"
-# The underlay's ends: "NS CPU ADDRESS", CPU that of NS's side.
-UNDERLAYS=("a $SENDER_CPU 198.51.100.1/24" "b $RECEIVER_CPU 198.51.100.2/24")
+bench_underlay a b
+for family in "${FAMS[@]}"; do
+	CLIENT[none/$family]=a
+	SERVER[none/$family]=b
+	ADDR[none/$family]=${UNDERLAY_ADDR[$family/b]}
+	UNDERLAY_NS[none/$family]="a b"
+done
+# The underlay's ends: "NS CPU", CPU that of NS's side.
+UNDERLAYS=("a $SENDER_CPU" "b $RECEIVER_CPU")
 RPS=("a u0 $SENDER_CPU" "b u0 $RECEIVER_CPU")
 
 OVS_TYPES=()
@@ -259,14 +328,17 @@ if [ ${#OVS_TYPES[@]} -gt 0 ]; then
 	# the three tunnels to one peer make an L2 loop while ports come up.
 	host_ovs host1 ovs-vsctl --no-wait add-br br0 -- set-fail-mode br0 secure
 	host_ovs host2 ovs-vsctl --no-wait add-br br0 -- set-fail-mode br0 secure
-	add_underlay host1 192.0.2.1/24 host2 192.0.2.2/24
-	UNDERLAYS+=("host1 $SENDER_CPU 192.0.2.1/24" "host2 $RECEIVER_CPU 192.0.2.2/24")
+	bench_underlay host1 host2
+	UNDERLAYS+=("host1 $SENDER_CPU" "host2 $RECEIVER_CPU")
 	RPS+=("host1 u0 $SENDER_CPU" "host2 u0 $RECEIVER_CPU")
 	net=1
-	for type in "${OVS_TYPES[@]}"; do
-		ovs_path "$type" $net
-		RPS+=("vm-${type}1 eth0 $SENDER_CPU" "vm-${type}2 eth0 $RECEIVER_CPU")
-		net=$((net + 1))
+	for family in "${FAMS[@]}"; do
+		for type in "${OVS_TYPES[@]}"; do
+			ovs_path "$type" "$family" $net
+			RPS+=("${CLIENT[ovs-$type/$family]} eth0 $SENDER_CPU"
+				"${SERVER[ovs-$type/$family]} eth0 $RECEIVER_CPU")
+			net=$((net + 1))
+		done
 	done
 	wait_for_ports
 	for host in host1 host2; do
@@ -276,14 +348,31 @@ if [ ${#OVS_TYPES[@]} -gt 0 ]; then
 		host_ovs $host ovs-vsctl set Open_vSwitch . \
 			other_config:max-idle=3600000
 	done
-	for type in "${OVS_TYPES[@]}"; do
-		ovs_flows "$type"
+	for family in "${FAMS[@]}"; do
+		for type in "${OVS_TYPES[@]}"; do
+			ovs_flows "$type" "$family"
+		done
 	done
 fi
-net=4
-for type in stt vxlan geneve; do
-	! selected "dev-$type" || dev_path "$type" $net
-	net=$((net + 1))
+# Plain devices' inner networks from 10.7.0.0/24 on, after the six that
+# Open vSwitch's paths may take (three types, two families).
+net=7
+for family in "${FAMS[@]}"; do
+	for type in stt vxlan geneve; do
+		! selected "dev-$type" || dev_path "$type" "$family" $net
+		net=$((net + 1))
+	done
+done
+
+# Every lane measured, in the order of a round's first rotation: a path's
+# families side by side, so that drift over a round hits a path's IPv4 and
+# IPv6 alike, as it hits the paths of one family alike.
+LANES=()
+for path in ${PATHS//,/ }; do
+	for family in "${FAMS[@]}"; do
+		[ -n "${ADDR[$path/$family]:-}" ] || fail "unknown path $path"
+		LANES+=("$path/$family")
+	done
 done
 
 : > "$WORK/nics.txt"
@@ -303,13 +392,12 @@ for dev in "${RPS[@]}"; do
 		"echo $((1 << $3)) > /sys/class/net/$2/queues/rx-0/rps_cpus"
 done
 
-# paths_answer: every path answers (ARP, datapath flows), before anything
-# is measured and whenever the underlay changed.
+# paths_answer: every lane answers (ARP and neighbour discovery, datapath
+# flows), before anything is measured and whenever the underlay changed.
 paths_answer() {
-	local path
-	for path in ${PATHS//,/ }; do
-		[ -n "${ADDR[$path]:-}" ] || fail "unknown path $path"
-		ping_sizes "${CLIENT[$path]}" "${ADDR[$path]}" 1 1400
+	local lane
+	for lane in "${LANES[@]}"; do
+		ping_sizes "${CLIENT[$lane]}" "${ADDR[$lane]}" 1 1400
 	done
 }
 
@@ -334,15 +422,18 @@ profile_name() {
 # the NICs of profile 4 or 5.
 UNDERLAY_DEV=u0
 
-# use_underlay DEV: move every underlay address to DEV, then wait until
-# every path answers over it.
+# use_underlay DEV: move every underlay address (of every family) to DEV,
+# then wait until every lane answers over it.
 use_underlay() {
-	local dev=$1 end ns addr
+	local dev=$1 end ns family addr
 	[ "$dev" != "$UNDERLAY_DEV" ] || return 0
 	for end in "${UNDERLAYS[@]}"; do
-		read -r ns _ addr <<< "$end"
-		run ip -n "$ns" addr del "$addr" dev "$UNDERLAY_DEV"
-		set_address "$ns" "$dev" "$addr"
+		read -r ns _ <<< "$end"
+		for family in "${FAMS[@]}"; do
+			addr=$(underlay_cidr "$family" "$ns")
+			run ip -n "$ns" addr del "$addr" dev "$UNDERLAY_DEV"
+			set_address "$ns" "$dev" "$addr"
+		done
 	done
 	UNDERLAY_DEV=$dev
 	paths_answer
@@ -409,8 +500,8 @@ cpu_jiffies() {
 	done < /proc/stat
 }
 
-# tcp_retrans PATH: TCP segments retransmitted so far by the namespaces at
-# both ends of PATH.
+# tcp_retrans LANE: TCP segments retransmitted so far (over either IP) by
+# the namespaces at both ends of LANE.
 tcp_retrans() {
 	local ns sum=0
 	for ns in "${CLIENT[$1]}" "${SERVER[$1]}"; do
@@ -439,8 +530,8 @@ in_cpu() {
 	ip netns exec "$ns" taskset -c "$cpu" "$@"
 }
 
-# underlay_packets PATH: the packets each underlay device (u0 and the NICs)
-# has sent so far at PATH's sending end and received at its receiving end,
+# underlay_packets LANE: the packets each underlay device (u0 and the NICs)
+# has sent so far at LANE's sending end and received at its receiving end,
 # "tx DEV PACKETS" and "rx DEV PACKETS" lines.  (/proc/net/dev pads names
 # to six characters: a longer one starts its line.)
 underlay_packets() {
@@ -470,7 +561,7 @@ underlay_moved() {
 SEQ=$(wc -l < "$STT_RESULTS/runs.jsonl")
 CELL=
 CELL_NAME=
-CELL_PATH=
+CELL_LANE=
 RETRANS=0
 UNDERLAY_BEFORE=
 
@@ -478,11 +569,11 @@ UNDERLAY_BEFORE=
 # unless its packets did not go over the profile's underlay.
 record() {
 	local kv moved line="{\"seq\":$SEQ,$CELL"
-	moved=$(underlay_moved "$UNDERLAY_BEFORE" "$(underlay_packets "$CELL_PATH")") ||
+	moved=$(underlay_moved "$UNDERLAY_BEFORE" "$(underlay_packets "$CELL_LANE")") ||
 		fail "$CELL_NAME: not over $UNDERLAY_DEV: packets sent by the" \
-			"underlay devices of [${UNDERLAY_NS[$CELL_PATH]% *}] and" \
-			"received by those of [${UNDERLAY_NS[$CELL_PATH]#* }]: $moved"
-	line="$line,\"tcp_retransmits\":$(($(tcp_retrans "$CELL_PATH") - RETRANS))"
+			"underlay devices of [${UNDERLAY_NS[$CELL_LANE]% *}] and" \
+			"received by those of [${UNDERLAY_NS[$CELL_LANE]#* }]: $moved"
+	line="$line,\"tcp_retransmits\":$(($(tcp_retrans "$CELL_LANE") - RETRANS))"
 	line="$line,\"underlay\":\"$UNDERLAY_DEV\",\"underlay_packets\":$moved"
 	for kv; do
 		line="$line,\"${kv%%=*}\":${kv#*=}"
@@ -490,17 +581,12 @@ record() {
 	echo "$line}" >> "$STT_RESULTS/runs.jsonl"
 }
 
-# perf_start NAME: with --perf matching this cell, start perf sampling every
-# CPU with call graphs, its events disabled until window_open.  perf's own
-# cost taints the measurement: such measurements are recorded as
-# "perf":true and left out of the statistics.
+# perf_start: for a --perf cell, start perf sampling every CPU with call
+# graphs, its events disabled until window_open.  perf's own cost taints the
+# measurement: such measurements are recorded as "perf":true and left out of
+# the statistics.
 PERF_PID=
 perf_start() {
-	PERF_PID=
-	case ",$PERF," in
-	*",$1,"*) ;;
-	*) return 0 ;;
-	esac
 	mkdir -p "$STT_RESULTS/perf"
 	rm -f "$WORK/perf.data" "$WORK/perf.ctl" "$WORK/perf.ack"
 	mkfifo "$WORK/perf.ctl" "$WORK/perf.ack"
@@ -546,25 +632,25 @@ connected() {
 	[ "$(ss -N "$1" -Htn state established "( dport = :$2 )" | wc -l)" -ge "$3" ]
 }
 
-# iperf3_cell PATH NAME CONNECTIONS OPTIONS...: one iperf3 run over PATH,
+# iperf3_cell LANE NAME CONNECTIONS OPTIONS...: one iperf3 run over LANE,
 # client on the sender's CPU, server on the receiver's; JSON in
 # raw/NAME.json.  The CPU window opens once the client has its
 # CONNECTIONS (control and data): starting a program costs a lot in an
 # emulated guest, and that is not the tunnel's cost.
 iperf3_cell() {
-	local path=$1 name=$2 conns=$3 srv client json
+	local lane=$1 name=$2 conns=$3 srv client json
 	shift 3
 	json=$RAW/$name.json
 	background "$WORK/iperf3-server.log" in_cpu $RECEIVER_CPU \
-		"${SERVER[$path]}" iperf3 -s -1 -p $IPERF_PORT
+		"${SERVER[$lane]}" iperf3 -s -1 -p $IPERF_PORT
 	srv=$BG_PID
-	wait_listening "${SERVER[$path]}" $IPERF_PORT ||
-		fail "[${SERVER[$path]}] iperf3 -s not listening"
-	in_cpu $SENDER_CPU "${CLIENT[$path]}" timeout -k 10 $((SECS + 120)) \
-		iperf3 -c "${ADDR[$path]}" -p $IPERF_PORT -t "$SECS" -J "$@" \
+	wait_listening "${SERVER[$lane]}" $IPERF_PORT ||
+		fail "[${SERVER[$lane]}] iperf3 -s not listening"
+	in_cpu $SENDER_CPU "${CLIENT[$lane]}" timeout -k 10 $((SECS + 120)) \
+		iperf3 -c "${ADDR[$lane]}" -p $IPERF_PORT -t "$SECS" -J "$@" \
 		> "$json" &
 	client=$!
-	wait_for connected "${CLIENT[$path]}" $IPERF_PORT "$conns" || true
+	wait_for connected "${CLIENT[$lane]}" $IPERF_PORT "$conns" || true
 	window_open
 	wait "$client" || log "iperf3 $name failed: $(tail -n 3 "$json")"
 	window_close
@@ -585,7 +671,7 @@ uptime_now() {
 	cut -d' ' -f1 /proc/uptime
 }
 
-# rr_cell PATH NAME CONNECTIONS: TCP request/response, 64 bytes each way:
+# rr_cell LANE NAME CONNECTIONS: TCP request/response, 64 bytes each way:
 # CONNECTIONS sockperf ping-pong clients (one connection each, one request
 # in flight) against one sockperf server.  Starting a program costs a lot
 # in an emulated guest and the clients start one after the other, so they
@@ -596,20 +682,23 @@ uptime_now() {
 # second and round-trip percentiles come from the clients' full logs, over
 # the part of the window all of them cover.
 rr_cell() {
-	local path=$1 name=$2 conns=$3 mps=100000 t0 t1 srv
+	local lane=$1 name=$2 conns=$3 mps=100000 t0 t1 srv addr
 	local launcher dir=$WORK/rr
 	[ "$conns" -eq 1 ] || mps=20000
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	echo "T:${ADDR[$path]}:$RR_PORT" > "$dir/feed"
-	background "$dir/server.log" in_cpu $RECEIVER_CPU "${SERVER[$path]}" \
+	# A feed file's IPv6 address goes in brackets (sockperf 3.8 on).
+	addr=${ADDR[$lane]}
+	[[ "$addr" != *:* ]] || addr="[$addr]"
+	echo "T:$addr:$RR_PORT" > "$dir/feed"
+	background "$dir/server.log" in_cpu $RECEIVER_CPU "${SERVER[$lane]}" \
 		sockperf server -f "$dir/feed" -F epoll --uc-reuseaddr
 	srv=$BG_PID
-	wait_listening "${SERVER[$path]}" $RR_PORT ||
-		fail "[${SERVER[$path]}] sockperf server not listening"
+	wait_listening "${SERVER[$lane]}" $RR_PORT ||
+		fail "[${SERVER[$lane]}] sockperf server not listening"
 	# One shell starts them all (one ip netns exec, not CONNECTIONS);
 	# stdbuf makes their logs line-buffered for started().
-	in_cpu $SENDER_CPU "${CLIENT[$path]}" sh -c '
+	in_cpu $SENDER_CPU "${CLIENT[$lane]}" sh -c '
 		i=0
 		while [ $i -lt "$1" ]; do
 			stdbuf -oL sockperf ping-pong --tcp -i "$2" -p "$3" \
@@ -618,7 +707,7 @@ rr_cell() {
 			echo $! >> "$6/pids"
 			i=$((i + 1))
 		done
-		wait' sh "$conns" "${ADDR[$path]}" $RR_PORT $((SECS + 30)) $mps \
+		wait' sh "$conns" "${ADDR[$lane]}" $RR_PORT $((SECS + 30)) $mps \
 		"$dir" &
 	launcher=$!
 	if ! wait_for -t 300 started "$dir" "$conns"; then
@@ -676,12 +765,13 @@ rr_cell() {
 		"rtt_mean_us=$mean" "rtt_p50_us=$p50" "rtt_p99_us=$p99"
 }
 
-# measure RUN PROFILE PATH TEST [perf]
+# measure RUN PROFILE LANE TEST [perf]
 measure() {
-	local run=$1 profile=$2 path=$3 test=$4 perf=${5:-} name
-	name=p$profile-$path-$test-r$run
+	local run=$1 profile=$2 lane=$3 test=$4 perf=${5:-} name
+	local path=${3%/*} family=${3#*/}
+	name=p$profile-$family-$path-$test-r$run
 	SEQ=$((SEQ + 1))
-	CELL="\"run\":$run,\"profile\":$profile,\"path\":\"$path\",\"test\":\"$test\",\"seconds\":$SECS"
+	CELL="\"run\":$run,\"profile\":$profile,\"family\":\"$family\",\"path\":\"$path\",\"test\":\"$test\",\"seconds\":$SECS"
 	[ -z "$perf" ] || { CELL="$CELL,\"perf\":true"; name=$name-perf; }
 	if grep -qF "$CELL,\"uptime\"" "$STT_RESULTS/runs.jsonl"; then
 		log "measured $name in an earlier boot"
@@ -690,16 +780,16 @@ measure() {
 	CELL="$CELL,\"uptime\":$(cut -d' ' -f1 /proc/uptime),\"boot\":\"$BOOT_ID\""
 	log "measure $name"
 	CELL_NAME=$name
-	CELL_PATH=$path
-	RETRANS=$(tcp_retrans "$path")
-	UNDERLAY_BEFORE=$(underlay_packets "$path")
-	[ -z "$perf" ] || perf_start "$profile:$path:$test"
+	CELL_LANE=$lane
+	RETRANS=$(tcp_retrans "$lane")
+	UNDERLAY_BEFORE=$(underlay_packets "$lane")
+	[ -z "$perf" ] || perf_start
 	case "$test" in
-	tcp1) iperf3_cell "$path" "$name" 2 ;;
-	tcp4) iperf3_cell "$path" "$name" 5 -P 4 ;;
-	udp64) iperf3_cell "$path" "$name" 1 -u -l 64 -b 0 ;;
-	rr1) rr_cell "$path" "$name" 1 ;;
-	rr32) rr_cell "$path" "$name" 32 ;;
+	tcp1) iperf3_cell "$lane" "$name" 2 ;;
+	tcp4) iperf3_cell "$lane" "$name" 5 -P 4 ;;
+	udp64) iperf3_cell "$lane" "$name" 1 -u -l 64 -b 0 ;;
+	rr1) rr_cell "$lane" "$name" 1 ;;
+	rr32) rr_cell "$lane" "$name" 32 ;;
 	*) fail "unknown test $test" ;;
 	esac
 	[ -z "$perf" ] || perf_stop "$name"
@@ -711,7 +801,7 @@ measure() {
 	echo "clk_tck $(getconf CLK_TCK)"
 	echo "iperf3 $(iperf3 --version | head -n 1)"
 	echo "sockperf $(sockperf --version 2>&1 | head -n 1)"
-	echo "runs $RUNS seconds $SECS profiles $PROFILES paths $PATHS tests $TESTS"
+	echo "runs $RUNS seconds $SECS profiles $PROFILES families $FAMILIES paths $PATHS tests $TESTS"
 	lsmod | grep -E '^(stt|vport_stt|vxlan|geneve|openvswitch) ' || true
 	echo "slab_debug red_zone=$(cat /sys/kernel/slab/kmalloc-64/red_zone 2>/dev/null) poison=$(cat /sys/kernel/slab/kmalloc-64/poison 2>/dev/null)"
 	echo "cmdline $(cat /proc/cmdline)"
@@ -720,16 +810,15 @@ measure() {
 
 # ---- the matrix -------------------------------------------------------------
 
-read -r -a paths <<< "${PATHS//,/ }"
 rotation=0
 for ((run = 1; run <= RUNS; run++)); do
 	for profile in ${PROFILES//,/ }; do
 		apply_profile "$profile"
 		for test in ${TESTS//,/ }; do
-			# Each round starts one path later than the last.
-			for ((i = 0; i < ${#paths[@]}; i++)); do
-				path=${paths[(i + rotation) % ${#paths[@]}]}
-				measure "$run" "$profile" "$path" "$test"
+			# Each round starts one lane later than the last.
+			for ((i = 0; i < ${#LANES[@]}; i++)); do
+				lane=${LANES[(i + rotation) % ${#LANES[@]}]}
+				measure "$run" "$profile" "$lane" "$test"
 			done
 			rotation=$((rotation + 1))
 		done
@@ -737,15 +826,20 @@ for ((run = 1; run <= RUNS; run++)); do
 done
 
 for cell in ${PERF//,/ }; do
-	IFS=: read -r profile path test <<< "$cell"
+	IFS=: read -r profile path test family <<< "$cell"
+	family=${family:-ipv4}
+	[ -n "${ADDR[$path/$family]:-}" ] ||
+		fail "--perf $cell: $path over $family is not set up (--paths, --families)"
 	apply_profile "$profile"
-	measure 1 "$profile" "$path" "$test" perf
+	measure 1 "$profile" "$path/$family" "$test" perf
 done
 
 # The tunnels stayed healthy throughout; their counters go with the results.
 STT_DEVS=()
 ! selected ovs-stt || STT_DEVS+=("host1 $STT_DEV" "host2 $STT_DEV")
-! selected dev-stt || STT_DEVS+=("a st0" "b st0")
+for family in "${FAMS[@]}"; do
+	! selected dev-stt || STT_DEVS+=("a st${family#ipv}" "b st${family#ipv}")
+done
 for dev in "${STT_DEVS[@]}"; do
 	# shellcheck disable=SC2086 # "NS DEV"
 	set -- $dev
