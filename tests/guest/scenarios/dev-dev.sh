@@ -54,7 +54,23 @@ ping_sizes b 10.0.0.1 1 8972
 iperf3_check a b 10.0.0.2 3
 send_file_and_hash a b 10.0.0.2 "$(transfer_mib 64)"
 
+# A fixed ttl and tos on a's device are its segments' TTL and TOS, over
+# IPv6 their hop limit and traffic class (inner packets are not
+# ECN-capable, so the ECN bits stay 0).
+run in_ns a "$STT_CTL" set s0 ttl 33 tos 0x20
 stt_judge_segments a b a b 10.0.0.2 "dev-dev-$UL_FAMILY" $KEY
+if [ "$UL_FAMILY" = ipv6 ]; then
+	fields=(-e ipv6.hlim -e ipv6.tclass -Y "ipv6.src == $A")
+else
+	fields=(-e ip.ttl -e ip.dsfield -Y "ip.src == $A")
+fi
+marks=$(tshark -r "$STT_RESULTS/dev-dev-$UL_FAMILY.pcap" -n -T fields \
+	"${fields[@]}" 2>/dev/null | sort | uniq -c | xargs)
+log "a's segments (count, TTL, TOS): $marks"
+read -r count ttl tos rest <<< "$marks"
+[ -z "$rest" ] && [ "${count:-0}" -gt 0 ] && [ "$ttl" = 33 ] &&
+	[ "$((tos))" = $((0x20)) ] ||
+	fail "a's segments do not all carry TTL 33 and TOS 0x20: $marks"
 
 stt_check_frames_balanced a b s0
 stt_check_no_errors a s0
