@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Segmentation state from the wire meets GRO (kernel re-review N1).  An
+# attacker on the underlay sends pairs of frames that continue one inner
+# TCP flow, each "checksum partial" with MSS 256 (stt-attack's gro-chain:
+# A with 256 bytes of payload, B with 512, each in two segments), held by a
+# plug qdisc and released at once, so that the receiver decapsulates them
+# in one poll.  Were B's GSO state trusted, GRO on the stt device would
+# chain B behind A with B's payload in a linear part longer than the MSS,
+# and the first thing to segment the result would BUG() in skb_segment()
+# (Debian's 6.1 lacks the guard 6.12 has in GRO).  Two receivers segment
+# what they receive:
+#
+#   - b, a Linux bridge forwarding to a veth without frag_list support
+#     (tx-scatter-gather-fraglist off):
+#       x: u1 198.51.100.1 ==== u1 198.51.100.2 :b  s1 (remote x) - br0 - v0
+#                                                  v0 ==== eth0 :vm0
+#   - host1, Open vSwitch: every pair is a new inner flow (its source MAC),
+#     so a flow miss, and the upcall segments the packet in software:
+#       x: u2 203.0.113.1 ==== u2 203.0.113.2 :host1  tun0 (stt) - br0 - vm1
+#   (ipv6: 2001:db8:100::/64 and 2001:db8:200::/64)
+#
+# Both must deliver every frame: each A as one packet, each B as two
+# segments of 256 bytes (the output ports segment in software: TSO off),
+# 310 bytes each on the wire; exactly 3 packets and 930 bytes a pair reach
+# the VM, and the stt device counts every frame and no error.
+#
+# Usage: hostile-gro.sh [ipv4|ipv6] [bridge] [ovs] (the parts to run; both
+# by default, so that one can be shown crashing without the other).
+#
+# Test: hostile_gro
+#   timeout: 400
+#   lanes: trixie
+#   underlay: either
+
+set -eu
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../stt-lib.sh"
+
+underlay_family "${1:-}" && shift
+PARTS=${*:-bridge ovs}
+KEY=0x00000000000000aa
+PAIRS=12
+STT_ATTACK=$STT_GUEST_DIR/tools/stt-attack
+
+if [ "$UL_FAMILY" = ipv6 ]; then
+	X1=2001:db8:100::1 B1=2001:db8:100::2
+	X2=2001:db8:200::1 H2=2001:db8:200::2 PREFIX=64
+else
+	X1=198.51.100.1 B1=198.51.100.2
+	X2=203.0.113.1 H2=203.0.113.2 PREFIX=24
+fi
+
+# no_ipv6 NS DEV...: nothing of IPv6's own (router solicitations, MLD)
+# leaves DEV: the VMs must receive the attacker's packets and nothing else.
+no_ipv6() {
+	local ns=$1 dev
+	shift
+	for dev; do
+		in_ns "$ns" sysctl -qw "net.ipv6.conf.$dev.disable_ipv6=1"
+	done
+}
+
+# rx_stat NS DEV FIELD: DEV's receive counter FIELD (packets, bytes, ...).
+rx_stat() {
+	in_ns "$1" cat "/sys/class/net/$2/statistics/rx_$3"
+}
+
+# vm_received NS PACKETS BYTES: NS's eth0 received exactly that.
+vm_received() {
+	[ "$(rx_stat "$1" eth0 packets)" -eq "$2" ] &&
+		[ "$(rx_stat "$1" eth0 bytes)" -eq "$3" ]
+}
+
+# queued DEV N: x's plug qdisc on DEV holds N packets or more (x's own
+# IPv6 chatter, neighbour discovery and MLD, may be held there too).
+queued() {
+	tc -n x -s qdisc show dev "$1" |
+		awk -v n="$2" '/backlog/ { held = $3 + 0 } END { exit held < n }'
+}
+
+# attack_burst IFACE DST DST_MAC: PAIRS pairs from x through IFACE, held
+# by a plug qdisc until all are queued, then released at once.
+attack_burst() {
+	local iface=$1 dst=$2 dst_mac=$3
+	run tc -n x qdisc add dev "$iface" root plug
+	run in_ns x "$STT_ATTACK" --iface "$iface" --dst "$dst" \
+		--dst-mac "$dst_mac" --key $KEY gro-chain=$PAIRS
+	wait_for queued "$iface" $((4 * PAIRS)) ||
+		fail "[x] the plug qdisc on $iface does not hold $((4 * PAIRS)) packets: $(tc -n x -s qdisc show dev "$iface")"
+	run tc -n x qdisc change dev "$iface" root plug release_indefinite
+}
+
+# check_delivered HOST DEV VM: DEV in HOST received every frame (rx_frames
+# 2 a pair, no error) and VM every packet, 3 a pair of 310 bytes each.
+check_delivered() {
+	local host=$1 dev=$2 vm=$3
+	local packets=$((3 * PAIRS)) bytes=$((930 * PAIRS))
+	wait_for vm_received "$vm" $packets $bytes ||
+		fail "[$vm] received $(rx_stat "$vm" eth0 packets) packets, $(rx_stat "$vm" eth0 bytes) bytes, not $packets and $bytes"
+	[ "$(stt_counter "$host" rx_frames "$dev")" -eq $((2 * PAIRS)) ] ||
+		fail "[$host] $dev rx_frames is $(stt_counter "$host" rx_frames "$dev"), not $((2 * PAIRS))"
+	stt_check_no_errors "$host" "$dev"
+	log "[$vm] $packets packets, $bytes bytes: every frame of $PAIRS pairs, B in two segments"
+}
+
+run modprobe stt
+run modprobe sch_plug
+add_ns x
+
+# ---- a bridge forwarding to a port without frag_list support ----------------
+
+if part bridge; then
+add_ns b
+add_ns vm0
+add_underlay x "$X1/$PREFIX" b "$B1/$PREFIX" 1500 u1
+run ip -n b link add br0 type bridge
+run in_ns b "$STT_CTL" add s1 remote "$X1" id $KEY
+run ip link add v0 netns b type veth peer name eth0 netns vm0
+no_ipv6 b br0 s1 v0
+no_ipv6 vm0 eth0
+run ip -n b link set s1 master br0
+run ip -n b link set v0 master br0
+run in_ns b ethtool -K v0 tx-scatter-gather-fraglist off tso off
+for dev in br0 s1 v0; do
+	ip -n b link set "$dev" up
+done
+ip -n vm0 link set eth0 up
+
+attack_burst u1 "$B1" "$(in_ns b cat /sys/class/net/u1/address)"
+check_delivered b s1 vm0
+fi
+
+# ---- Open vSwitch: a flow miss per pair --------------------------------------
+
+if part ovs; then
+add_host host1
+host_ovs host1 ovs-vsctl add-br br0
+add_underlay x "$X2/$PREFIX" host1 "$H2/$PREFIX" 1500 u2
+add_tunnel_port host1 tun0 stt remote_ip="$X2" key=$KEY
+add_vm vm1 host1 10.0.0.1/24
+no_ipv6 vm1 eth0
+wait_for_ports
+run in_ns host1 ethtool -K vm1 tso off
+dev=$(tunnel_device host1 stt)
+
+attack_burst u2 "$H2" "$(in_ns host1 cat /sys/class/net/u2/address)"
+check_delivered host1 "$dev" vm1
+lost=$(host_ovs_q host1 ovs-dpctl show | sed -n 's/.*lost:\([0-9]*\).*/\1/p')
+[ "$lost" = 0 ] || fail "[host1] the datapath lost $lost upcalls"
+stt_check_ovs_log host1 tun0
+fi
+
+log "PASS hostile-gro over $UL_FAMILY"
