@@ -22,9 +22,9 @@
 #   (ipv6: 2001:db8:100::/64 and 2001:db8:200::/64)
 #
 # Both must deliver every frame: each A as one packet, each B as two
-# segments of 256 bytes (the output ports segment in software: TSO off),
-# 310 bytes each on the wire; exactly 3 packets and 930 bytes a pair reach
-# the VM, and the stt device counts every frame and no error.
+# segments of 256 bytes (the output ports segment in software: TSO off);
+# the VM's capture must hold exactly those segments, and the stt device
+# count every frame and no error.
 #
 # Usage: hostile-gro.sh [ipv4|ipv6] [bridge] [ovs] (the parts to run; both
 # by default, so that one can be shown crashing without the other).
@@ -52,25 +52,9 @@ else
 	X2=203.0.113.1 H2=203.0.113.2 PREFIX=24
 fi
 
-# no_ipv6 NS DEV...: nothing of IPv6's own (router solicitations, MLD)
-# leaves DEV: the VMs must receive the attacker's packets and nothing else.
-no_ipv6() {
-	local ns=$1 dev
-	shift
-	for dev; do
-		in_ns "$ns" sysctl -qw "net.ipv6.conf.$dev.disable_ipv6=1"
-	done
-}
-
-# rx_stat NS DEV FIELD: DEV's receive counter FIELD (packets, bytes, ...).
-rx_stat() {
-	in_ns "$1" cat "/sys/class/net/$2/statistics/rx_$3"
-}
-
-# vm_received NS PACKETS BYTES: NS's eth0 received exactly that.
-vm_received() {
-	[ "$(rx_stat "$1" eth0 packets)" -eq "$2" ] &&
-		[ "$(rx_stat "$1" eth0 bytes)" -eq "$3" ]
+# pcap_packets FILE N: capture FILE holds N packets or more.
+pcap_packets() {
+	[ "$(tcpdump -r "$1" 2>/dev/null | wc -l)" -ge "$2" ]
 }
 
 # queued DEV N: x's plug qdisc on DEV holds N packets or more (x's own
@@ -92,17 +76,35 @@ attack_burst() {
 	run tc -n x qdisc change dev "$iface" root plug release_indefinite
 }
 
+# capture_vm VM: capture what VM's eth0 receives of the attacker's inner
+# flow (its own chatter and the bridge's, IGMP and the like, aside).
+capture_vm() {
+	capture_start "$1" eth0 "$1" tcp port 2222
+}
+
 # check_delivered HOST DEV VM: DEV in HOST received every frame (rx_frames
-# 2 a pair, no error) and VM every packet, 3 a pair of 310 bytes each.
+# 2 a pair, no error) and VM every segment of them, 3 a pair: for pair I
+# the TCP sequence numbers I * 65536 + 0, 256 and 512, 256 bytes each.
 check_delivered() {
-	local host=$1 dev=$2 vm=$3
-	local packets=$((3 * PAIRS)) bytes=$((930 * PAIRS))
-	wait_for vm_received "$vm" $packets $bytes ||
-		fail "[$vm] received $(rx_stat "$vm" eth0 packets) packets, $(rx_stat "$vm" eth0 bytes) bytes, not $packets and $bytes"
+	local host=$1 dev=$2 vm=$3 want=$((3 * PAIRS)) pcap i k
+	wait_for pcap_packets "$WORK/$vm.pcap" $want ||
+		fail "[$vm] received $(tcpdump -r "$WORK/$vm.pcap" 2>/dev/null | wc -l) of the $want segments of $PAIRS pairs"
+	capture_stop "$CAPTURE_PID" "$vm"
+	[ "$(capture_dropped "$vm")" = 0 ] ||
+		fail "[$vm] the capture dropped packets"
+	pcap=$STT_RESULTS/$vm.pcap
+	tshark_fields "$pcap" tcp tcp.seq_raw tcp.len | sort -n > "$WORK/$vm.got"
+	for ((i = 0; i < PAIRS; i++)); do
+		for k in 0 256 512; do
+			printf '%d\t256\n' $((i * 65536 + k))
+		done
+	done > "$WORK/$vm.want"
+	diff "$WORK/$vm.want" "$WORK/$vm.got" ||
+		fail "[$vm] the segments received (sequence, length) are not those sent (above)"
 	[ "$(stt_counter "$host" rx_frames "$dev")" -eq $((2 * PAIRS)) ] ||
 		fail "[$host] $dev rx_frames is $(stt_counter "$host" rx_frames "$dev"), not $((2 * PAIRS))"
 	stt_check_no_errors "$host" "$dev"
-	log "[$vm] $packets packets, $bytes bytes: every frame of $PAIRS pairs, B in two segments"
+	log "[$vm] $want segments of 256 bytes: every frame of $PAIRS pairs, B cut in two"
 }
 
 run modprobe stt
@@ -118,8 +120,6 @@ add_underlay x "$X1/$PREFIX" b "$B1/$PREFIX" 1500 u1
 run ip -n b link add br0 type bridge
 run in_ns b "$STT_CTL" add s1 remote "$X1" id $KEY
 run ip link add v0 netns b type veth peer name eth0 netns vm0
-no_ipv6 b br0 s1 v0
-no_ipv6 vm0 eth0
 run ip -n b link set s1 master br0
 run ip -n b link set v0 master br0
 run in_ns b ethtool -K v0 tx-scatter-gather-fraglist off tso off
@@ -128,6 +128,7 @@ for dev in br0 s1 v0; do
 done
 ip -n vm0 link set eth0 up
 
+capture_vm vm0
 attack_burst u1 "$B1" "$(in_ns b cat /sys/class/net/u1/address)"
 check_delivered b s1 vm0
 fi
@@ -140,11 +141,11 @@ host_ovs host1 ovs-vsctl add-br br0
 add_underlay x "$X2/$PREFIX" host1 "$H2/$PREFIX" 1500 u2
 add_tunnel_port host1 tun0 stt remote_ip="$X2" key=$KEY
 add_vm vm1 host1 10.0.0.1/24
-no_ipv6 vm1 eth0
 wait_for_ports
 run in_ns host1 ethtool -K vm1 tso off
 dev=$(tunnel_device host1 stt)
 
+capture_vm vm1
 attack_burst u2 "$H2" "$(in_ns host1 cat /sys/class/net/u2/address)"
 check_delivered host1 "$dev" vm1
 lost=$(host_ovs_q host1 ovs-dpctl show | sed -n 's/.*lost:\([0-9]*\).*/\1/p')
