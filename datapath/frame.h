@@ -7,6 +7,7 @@
 
 #include <linux/skbuff.h>
 
+struct net_device;
 struct stt_counters;
 
 /* Where a segment's payload goes in its frame, while the segment waits. */
@@ -17,6 +18,7 @@ struct stt_seg_cb {
 #define STT_SEG_CB(skb) ((struct stt_seg_cb *)(skb)->cb)
 
 struct sk_buff *stt_frame_build(struct sk_buff *segs, u16 frame_len,
+				struct net_device *dev,
 				struct stt_counters __percpu *counters);
 
 #endif /* _STT_FRAME_H */

@@ -248,10 +248,8 @@ struct sk_buff *stt_reasm_table_add(struct stt_reasm_table *t,
 	segs = frame_take(t, fr);
 	spin_unlock(&t->lock);
 
-	skb = stt_frame_build(segs, frame_len, t->counters);
-	stt_count(t->counters, skb ? STT_RX_FRAMES_REASSEMBLED :
-				     STT_RX_ERR_PORT_NOMEM);
-	return skb;
+	stt_count(t->counters, STT_RX_FRAMES_REASSEMBLED);
+	return stt_frame_build(segs, frame_len, skb->dev, t->counters);
 
 drop_mem:
 	drop = STT_RX_REASM_MEM_DROPS;

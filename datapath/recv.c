@@ -33,15 +33,28 @@
 #include "stt_reasm.h"
 #include "stt_wire.h"
 
-/* Restores what the sender's stack knew about the inner packet. */
-static bool restore_offload(struct sk_buff *skb,
+/*
+ * Restores what the sender's stack knew about the inner packet, as far as
+ * @dev takes it: with receive checksum offload off (ethtool -K DEV rx off)
+ * not the sender's word that the inner checksum was verified.  A partial
+ * checksum stays partial either way: no one has computed it, as for a
+ * packet this host's own stack sends, and the bytes it would cover came
+ * under the outer checksum this host verified.
+ *
+ * The segmentation state is the sender's word too: SKB_GSO_DODGY, as tun
+ * and virtio_net_hdr_to_skb() mark what they did not build, so that GRO
+ * leaves these packets alone (Debian's 6.1 would otherwise chain one into
+ * another in a layout skb_segment() BUG()s on) and segmentation checks the
+ * headers and gso_segs again before a device cuts them.
+ */
+static bool restore_offload(struct sk_buff *skb, const struct net_device *dev,
 			    const struct stt_hdr_fields *f)
 {
 	u16 csum_offset = stt_hdr_csum_offset(f);
 
 	skb->csum_valid = 0;
 	skb->ip_summed = CHECKSUM_NONE;
-	if (f->flags & STT_FLAG_CSUM_VERIFIED)
+	if ((f->flags & STT_FLAG_CSUM_VERIFIED) && (dev->features & NETIF_F_RXCSUM))
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 	if (!(f->flags & STT_FLAG_CSUM_PARTIAL))
 		return true;
@@ -57,15 +70,26 @@ static bool restore_offload(struct sk_buff *skb,
 	 */
 	if (f->mss) {
 		unsigned int hdr_len = f->l4_offset;
-		unsigned int type;
+		unsigned int type = SKB_GSO_DODGY;
 
 		if (f->flags & STT_FLAG_TCP) {
+			/* All of the header linear, options too, as in any
+			 * TCP packet a local sender hands a driver for TSO.
+			 */
+			if (!pskb_may_pull(skb, hdr_len + tcp_hdrlen(skb)))
+				return false;
 			hdr_len += tcp_hdrlen(skb);
-			type = f->flags & STT_FLAG_IPV4 ? SKB_GSO_TCPV4 :
-							  SKB_GSO_TCPV6;
+			type |= f->flags & STT_FLAG_IPV4 ? SKB_GSO_TCPV4 :
+							   SKB_GSO_TCPV6;
+			/* CWR goes on the first segment only (RFC 3168), which
+			 * a device without NETIF_F_TSO_ECN cannot do: as
+			 * tcp_gro_complete() says of what GRO merged.
+			 */
+			if (tcp_hdr(skb)->cwr)
+				type |= SKB_GSO_TCP_ECN;
 		} else {
 			hdr_len += sizeof(struct udphdr);
-			type = SKB_GSO_UDP_L4;
+			type |= SKB_GSO_UDP_L4;
 		}
 		if (skb->len <= hdr_len + f->mss)
 			return true;
@@ -147,6 +171,10 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 	}
 
 	skb_scrub_packet(skb, !net_eq(port->net, dev_net(stt->dev)));
+	/* As __iptunnel_pull_header(): the underlay's receive queue says
+	 * nothing of the queue the inner packet leaves by, if forwarded.
+	 */
+	skb_set_queue_mapping(skb, 0);
 	if (stt->cfg.collect_md) {
 		tun_dst = stt_tun_rx_dst(skb, stt_outer_is_ipv6(skb),
 					 cpu_to_be64(f.context_id));
@@ -164,7 +192,7 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 
 	if (f.vlan_present)
 		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), f.vlan_tci);
-	if (!restore_offload(skb, &f)) {
+	if (!restore_offload(skb, stt->dev, &f)) {
 		err = STT_RX_ERR_INNER;
 		goto drop;
 	}
@@ -249,6 +277,11 @@ static void rcv_segment(struct stt_port *port, struct sk_buff *skb)
 		err = STT_RX_ERR_XFRM_POLICY;
 		goto drop;
 	}
+	/* The route has served; a segment may wait in reassembly for up to
+	 * reasm_timeout_ms, and IPv4's is not even referenced (as
+	 * ip_frag_queue() drops it).
+	 */
+	skb_dst_drop(skb);
 	if (!pskb_may_pull(skb, skb_transport_offset(skb) + sizeof(th))) {
 		err = STT_RX_ERR_PORT_NOMEM;
 		goto drop;
@@ -288,11 +321,9 @@ static void rcv_segment(struct stt_port *port, struct sk_buff *skb)
 		 */
 		STT_SEG_CB(skb)->offset = 0;
 		skb->next = NULL;
-		skb = stt_frame_build(skb, frame_len, port->counters);
-		if (!skb) {
-			stt_count(port->counters, STT_RX_ERR_PORT_NOMEM);
+		skb = stt_frame_build(skb, frame_len, skb->dev, port->counters);
+		if (!skb)
 			return;
-		}
 	} else {
 		/* The segment is the frame, its headers and shared info
 		 * rewritten from here on: own them.
@@ -336,15 +367,24 @@ unsigned int stt_rcv_hook(void *priv, struct sk_buff *skb,
 	/* Route it here as IP input would right after this hook, so that
 	 * reverse-path filtering and the martian checks apply as they do to
 	 * TCP and to VXLAN's UDP: what they refuse is left to IP input to
-	 * drop and count (IPReversePathFilter, martians), what is not for
-	 * this host to IP forwarding, with the route attached.
+	 * drop and count (IPReversePathFilter, martians).  What is not for
+	 * this host goes on without the route we found, to be routed again
+	 * after the mangle and nat hooks, which may mark or rewrite it for
+	 * policy routing.  A route attached already (IPsec transport mode
+	 * passes what it decrypted through PRE_ROUTING again, route and all)
+	 * is the one IP input would use.
 	 */
-	if (!skb_valid_dst(skb) &&
-	    ip_route_input_noref(skb, iph->daddr, iph->saddr, iph->tos,
-				 skb->dev))
+	if (!skb_valid_dst(skb)) {
+		if (ip_route_input_noref(skb, iph->daddr, iph->saddr, iph->tos,
+					 skb->dev))
+			return NF_ACCEPT;
+		if (skb_rtable(skb)->rt_type != RTN_LOCAL) {
+			skb_dst_drop(skb);
+			return NF_ACCEPT;
+		}
+	} else if (skb_rtable(skb)->rt_type != RTN_LOCAL) {
 		return NF_ACCEPT;
-	if (skb_rtable(skb)->rt_type != RTN_LOCAL)
-		return NF_ACCEPT;
+	}
 
 	skb_set_transport_header(skb, thoff);
 	/* Softirq, but for nf_reinject() of an NFQUEUE verdict, which runs
