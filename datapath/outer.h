@@ -42,13 +42,21 @@ static inline void stt_outer_daddr(const struct sk_buff *skb,
 }
 
 /*
- * An IPv6 segment whose TCP header does not follow the IPv6 header (the
- * transport header is set past its extension headers).
+ * An IPv6 source no IPv6 peer can send from: unspecified, or one that holds
+ * an IPv4 address (IPv4-mapped or -compatible), with which a segment would
+ * pass for one from an IPv4 peer (peers are keyed IPv4-mapped) without
+ * IPv4's reverse-path filter ever seeing it.  IPv6 input has already dropped
+ * loopback and multicast sources.
  */
-static inline bool stt_outer_has_exthdr(const struct sk_buff *skb)
+static inline bool stt_outer_saddr_invalid(const struct sk_buff *skb)
 {
-	return stt_outer_is_ipv6(skb) &&
-	       skb_network_header_len(skb) != sizeof(struct ipv6hdr);
+	int type;
+
+	if (!stt_outer_is_ipv6(skb))
+		return false;
+	type = ipv6_addr_type(&ipv6_hdr(skb)->saddr);
+	return type == IPV6_ADDR_ANY ||
+	       type & (IPV6_ADDR_MAPPED | IPV6_ADDR_COMPATv4);
 }
 
 /* The TOS byte or traffic class: DSCP and ECN. */

@@ -256,12 +256,8 @@ static void rcv_segment(struct stt_port *port, struct sk_buff *skb)
 
 	stt_count(port->counters, STT_RX_SEGMENTS);
 
-	/* Extension headers would have to be processed as IPv6 input does
-	 * (a routing header may name another destination, an AH header would
-	 * have to be verified first), and our transmit never sends any.
-	 */
-	if (stt_outer_has_exthdr(skb)) {
-		err = STT_RX_ERR_IPV6_EXTHDR;
+	if (stt_outer_saddr_invalid(skb)) {
+		err = STT_RX_ERR_IPV6_SADDR;
 		goto drop;
 	}
 	if (skb->len < skb_transport_offset(skb) + sizeof(th)) {
@@ -430,26 +426,58 @@ static bool ipv6_input_is_local(struct sk_buff *skb)
 }
 
 /*
+ * Where @skb's TCP header is, when IPv6 input would have nothing more to do
+ * with the extension headers before it, else a negative number.  The
+ * hop-by-hop header was processed before PRE_ROUTING (it is where GRO puts
+ * the jumbo payload length of a BIG TCP packet); destination options are
+ * ours to skip, as TCP would have them skipped; a routing header with no
+ * segment left names this host as the destination.  A routing header with
+ * segments left names another one (SRv6 transit), and AH or ESP must be
+ * verified by IPsec first, which passes what it verified through
+ * PRE_ROUTING again: those, and anything else, are IPv6 input's.
+ */
+static int ipv6_tcp_offset(const struct sk_buff *skb)
+{
+	int off = skb_network_offset(skb) + sizeof(struct ipv6hdr);
+	u8 nexthdr = ipv6_hdr(skb)->nexthdr;
+	const struct ipv6_rt_hdr *rt;
+	struct ipv6_rt_hdr _rt;
+
+	while (nexthdr != IPPROTO_TCP) {
+		switch (nexthdr) {
+		case NEXTHDR_HOP:
+		case NEXTHDR_DEST:
+		case NEXTHDR_ROUTING:
+			/* The routing header starts as every option header. */
+			rt = skb_header_pointer(skb, off, sizeof(_rt), &_rt);
+			if (!rt || (nexthdr == NEXTHDR_ROUTING &&
+				    rt->segments_left))
+				return -1;
+			nexthdr = rt->nexthdr;
+			off += ipv6_optlen(rt);
+			break;
+		default:
+			return -1;
+		}
+	}
+	return off;
+}
+
+/*
  * stt_rcv_hook()'s sibling for IPv6 underlays, at the same place (port.c):
  * after IPv6 defragmentation, which takes the fragment header away, so
  * that a segment to a local address has its TCP header right after the
- * IPv6 header.  One with extension headers on the way is ours too, to be
- * refused and counted (rcv_segment() says why).
+ * IPv6 header, or after extension headers IPv6 input is done with.
  */
 unsigned int stt_rcv6_hook(void *priv, struct sk_buff *skb,
 			   const struct nf_hook_state *state)
 {
-	int nhoff = skb_network_offset(skb);
 	struct stt_port *port = priv;
 	const struct tcphdr *th;
-	__be16 frag_off;
-	u8 nexthdr;
 	int thoff;
 
-	nexthdr = ipv6_hdr(skb)->nexthdr;
-	thoff = ipv6_skip_exthdr(skb, nhoff + sizeof(struct ipv6hdr), &nexthdr,
-				 &frag_off);
-	if (thoff < 0 || nexthdr != IPPROTO_TCP || frag_off)
+	thoff = ipv6_tcp_offset(skb);
+	if (thoff < 0)
 		return NF_ACCEPT;
 	if (!pskb_may_pull(skb, thoff + offsetofend(struct tcphdr, dest)))
 		return NF_ACCEPT;

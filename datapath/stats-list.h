@@ -106,9 +106,9 @@ STT_COUNTER(RX_ERR_PORT_NOMEM, "rx_err_port_nomem", PORT, DROP(NOMEM),
 /* Refused by the inbound IPsec policy. */
 STT_COUNTER(RX_ERR_XFRM_POLICY, "rx_err_xfrm_policy", PORT, DROP(XFRM_POLICY),
 	RX_ERRORS)
-/* An IPv6 segment with extension headers before its TCP header (recv.c). */
-STT_COUNTER(RX_ERR_IPV6_EXTHDR, "rx_err_ipv6_exthdr", PORT,
-	DROP(UNHANDLED_PROTO), RX_ERRORS)
+/* An IPv6 source that holds an IPv4 address, or none (outer.h). */
+STT_COUNTER(RX_ERR_IPV6_SADDR, "rx_err_ipv6_saddr", PORT, DROP(IP_INHDR),
+	RX_ERRORS)
 /* ICMP "fragmentation needed" or ICMPv6 "packet too big" taken. */
 STT_COUNTER(PMTU_UPDATES, "pmtu_updates", PORT, NO_DROP, 0)
 

@@ -27,9 +27,11 @@
 # drains to 0 within the timeout once a flood stops.
 #
 # Usage: hostile.sh [ipv4|ipv6] [SEED] (stt-attack's random classes;
-# logged).  Over IPv6 the IP classes are IPv6's: extension headers (refused
-# and counted, rx_err_ipv6_exthdr) and fragment headers (netfilter's IPv6
-# reassembly, before the hook, counts none but expiries).
+# logged).  Over IPv6 the IP classes are IPv6's: extension headers (those
+# IPv6 input is done with skipped, the others left to it) and fragment
+# headers (netfilter's IPv6 reassembly, before the hook, counts none but
+# expiries); and sources that hold an IPv4 address, which must not pass
+# for the IPv4 peer of another device, s2 (rx_err_ipv6_saddr).
 #
 # Test: hostile
 #   Two CPUs: the attack and the transfer are received side by side.
@@ -255,6 +257,8 @@ ip_reasm_timeouts() {
 if [ "$UL_FAMILY" = ipv6 ]; then
 	X=2001:db8:100::1 XB=2001:db8:100::2 X_PREFIX=64 UL_NET=2001:db8::/64
 	REASM_TIMEOUT=Ip6ReasmTimeout TARGET="[$UL_B]"
+	# An IPv4 peer for x's ipv6-saddr class to pass for.
+	V4_PEER=198.51.100.1
 else
 	X=198.51.100.1 XB=198.51.100.2 X_PREFIX=24 UL_NET=192.0.2.0/24
 	REASM_TIMEOUT=IpReasmTimeout TARGET=$UL_B
@@ -270,6 +274,11 @@ run in_ns b "$STT_CTL" add s1 remote "$X" id $ATTACK_KEY
 # s1 only receives: no address, no IPv6, so it never sends.
 in_ns b sysctl -qw net.ipv6.conf.s1.disable_ipv6=1
 run ip -n b link set s1 up
+if [ -n "${V4_PEER:-}" ]; then
+	run in_ns b "$STT_CTL" add s2 remote $V4_PEER id $ATTACK_KEY
+	in_ns b sysctl -qw net.ipv6.conf.s2.disable_ipv6=1
+	run ip -n b link set s2 up
+fi
 # The parameters apply at once, to the receive port open already.
 limit=$(stt_counter b reasm_limit_bytes s1)
 [ "$limit" -eq $((8 << 20)) ] || fail "reasm_limit_bytes is $limit, not the default 8 MiB"
@@ -297,6 +306,7 @@ coproc ATTACK {
 	exec nice -n 10 ip netns exec x "$STT_ATTACK" --iface u1 \
 		--dst "$UL_B" --dst-mac "$(in_ns b cat /sys/class/net/u1/address)" \
 		--dev-mac "$(in_ns b cat /sys/class/net/s1/address)" \
+		${V4_PEER:+--v4-peer $V4_PEER} \
 		--key $ATTACK_KEY --seed "$SEED" serve 2> "$WORK/attack.err"
 }
 BACKGROUND+=("$ATTACK_PID")
@@ -362,11 +372,20 @@ mib_moved() {
 }
 
 if [ "$UL_FAMILY" = ipv6 ]; then
-	# Extension headers are refused; the one whose length runs past the
-	# packet (one in 7) is IPv6 input's to drop.
+	# Extension headers IPv6 input is done with before the TCP header
+	# are skipped; a routing header with a segment left and one whose
+	# length runs past the packet (one in 8 each) are IPv6 input's to
+	# drop.
 	hdr_errors=$(ip_mib b Ip6InHdrErrors)
-	attack ip-options 70 rx_err_ipv6_exthdr=60
-	mib_moved Ip6InHdrErrors "$hdr_errors" 10
+	attack ip-options 70 rx_frames=54
+	mib_moved Ip6InHdrErrors "$hdr_errors" 16
+	# Sources that hold an IPv4 address, in the form of one b keeps s2
+	# for, must not pass for it.
+	attack ipv6-saddr 60 rx_err_ipv6_saddr=60
+	for counter in rx_frames rx_drop_dev_down; do
+		[ "$(stt_counter b $counter s2)" -eq 0 ] ||
+			fail "[b] s2 counted $counter: an IPv6 source passed for its IPv4 peer"
+	done
 	# Netfilter's IPv6 reassembly counts what it completes or discards
 	# nowhere: whole frames delivered, and none of the overlapping ones,
 	# tell.
