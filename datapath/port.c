@@ -9,7 +9,10 @@
  * segments, whose sequence numbers are not a byte stream, never reach
  * conntrack's window checks or a filter table's "ctstate INVALID" rule.
  * IPv6 the same, at NF_IP6_PRI_CONNTRACK - 1 (the same number): every port
- * takes segments of both families, as a socket bound to both would.
+ * takes segments of both families, as a socket bound to both would.  Where
+ * br_netfilter runs those hooks in a bridge's receive path, the segment is
+ * taken in LOCAL_IN instead, at the same priority, once the bridge has
+ * delivered it to this host (recv.c says why).
  */
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
@@ -93,6 +96,17 @@ static struct stt_port *port_open(struct net *net, __be16 dst_port,
 	port->hooks[3] = (struct nf_hook_ops) {
 		.hook = stt_icmp6_hook, .priv = port, .pf = NFPROTO_IPV6,
 		.hooknum = NF_INET_LOCAL_IN, .priority = NF_IP6_PRI_FILTER,
+	};
+	/* What br_netfilter kept from the hooks above (recv.c), before the
+	 * filter table as they are.
+	 */
+	port->hooks[4] = (struct nf_hook_ops) {
+		.hook = stt_rcv_bridged_hook, .priv = port, .pf = NFPROTO_IPV4,
+		.hooknum = NF_INET_LOCAL_IN, .priority = STT_NF_PRIORITY,
+	};
+	port->hooks[5] = (struct nf_hook_ops) {
+		.hook = stt_rcv_bridged_hook, .priv = port, .pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_LOCAL_IN, .priority = STT_NF6_PRIORITY,
 	};
 	err = nf_register_net_hooks(net, port->hooks, ARRAY_SIZE(port->hooks));
 	if (err) {

@@ -43,7 +43,7 @@ struct stt_port {
 	unsigned int refcnt;		/* devices, stt_port_get(); RTNL */
 	struct stt_port_member __rcu *collect_md;
 	DECLARE_HASHTABLE(peers, 6);	/* fixed-peer members by context id */
-	struct nf_hook_ops hooks[4];	/* recv.c's, pmtu.c's; IPv4, IPv6 */
+	struct nf_hook_ops hooks[6];	/* recv.c's, pmtu.c's; IPv4, IPv6 */
 	struct stt_reasm_table reasm;
 	struct stt_counters __percpu *counters;
 };

@@ -12,12 +12,14 @@
 #include <linux/ipv6.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
+#include <linux/netfilter_bridge.h>
 #include <net/dst_metadata.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/ip6_checksum.h>
 #include <net/ip6_fib.h>
 #include <net/ip6_route.h>
+#include <net/netfilter/nf_conntrack.h>
 #include <net/route.h>
 #include <net/xfrm.h>
 
@@ -190,6 +192,8 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 	__skb_pull(skb, STT_HDR_LEN);
 	skb_reset_mac_header(skb);
 
+	/* A tag the underlay's driver or bridge left is not the frame's. */
+	__vlan_hwaccel_clear_tag(skb);
 	if (f.vlan_present)
 		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), f.vlan_tci);
 	if (!restore_offload(skb, stt->dev, &f)) {
@@ -340,26 +344,69 @@ drop:
 	stt_drop(port->counters, err, skb);
 }
 
-unsigned int stt_rcv_hook(void *priv, struct sk_buff *skb,
-			  const struct nf_hook_state *state)
+/* Where @skb's TCP header is if it is an IPv4 segment to @port, else -1. */
+static int ipv4_segment_offset(struct sk_buff *skb,
+			       const struct stt_port *port)
 {
-	struct stt_port *port = priv;
 	const struct iphdr *iph = ip_hdr(skb);
 	const struct tcphdr *th;
 	unsigned int thoff;
 
 	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
-		return NF_ACCEPT;
-	thoff = iph->ihl * 4;
+		return -1;
+	thoff = skb_network_offset(skb) + iph->ihl * 4;
 	/* Without the ports it cannot be ours: TCP will drop it.  With them,
 	 * a truncated header to our port is ours to count.
 	 */
 	if (!pskb_may_pull(skb, thoff + offsetofend(struct tcphdr, dest)))
+		return -1;
+	th = (const struct tcphdr *)(skb->data + thoff);
+	return th->dest == port->dst_port ? thoff : -1;
+}
+
+/* Takes @skb, a segment to @port with its TCP header at @thoff. */
+static unsigned int steal_segment(struct stt_port *port, struct sk_buff *skb,
+				  int thoff)
+{
+	skb_set_transport_header(skb, thoff);
+	/* Softirq, but for nf_reinject() of an NFQUEUE verdict, which runs
+	 * the hooks after the queue's in process context; the reassembly
+	 * lock, per-CPU counters and gro_cells need bottom halves off.
+	 */
+	local_bh_disable();
+	rcv_segment(port, skb);
+	local_bh_enable();
+	return NF_STOLEN;
+}
+
+/*
+ * With br_netfilter (bridge-nf-call-iptables, as Docker and Kubernetes set
+ * it), the IP hooks of PRE_ROUTING run in the bridge's receive path too,
+ * for a frame whatever its destination MAC address, before the bridge
+ * filters it by VLAN and before ebtables; and PRE_ROUTING is skipped when
+ * the bridge then passes the frame up to this host.  A segment for this
+ * host is left to the bridge there, untracked so that conntrack leaves it
+ * alone as it does the segments we take in PRE_ROUTING, and taken in
+ * LOCAL_IN if the bridge delivers it here (stt_rcv_bridged_hook()).
+ */
+static unsigned int leave_to_bridge(struct sk_buff *skb)
+{
+	if (!skb_nfct(skb))
+		nf_ct_set(skb, NULL, IP_CT_UNTRACKED);
+	return NF_ACCEPT;
+}
+
+unsigned int stt_rcv_hook(void *priv, struct sk_buff *skb,
+			  const struct nf_hook_state *state)
+{
+	struct stt_port *port = priv;
+	const struct iphdr *iph;
+	int thoff;
+
+	thoff = ipv4_segment_offset(skb, port);
+	if (thoff < 0)
 		return NF_ACCEPT;
 	iph = ip_hdr(skb);
-	th = (const struct tcphdr *)(skb->data + thoff);
-	if (th->dest != port->dst_port)
-		return NF_ACCEPT;
 	/* Route it here as IP input would right after this hook, so that
 	 * reverse-path filtering and the martian checks apply as they do to
 	 * TCP and to VXLAN's UDP: what they refuse is left to IP input to
@@ -381,16 +428,9 @@ unsigned int stt_rcv_hook(void *priv, struct sk_buff *skb,
 	} else if (skb_rtable(skb)->rt_type != RTN_LOCAL) {
 		return NF_ACCEPT;
 	}
-
-	skb_set_transport_header(skb, thoff);
-	/* Softirq, but for nf_reinject() of an NFQUEUE verdict, which runs
-	 * the hooks after the queue's in process context; the reassembly
-	 * lock, per-CPU counters and gro_cells need bottom halves off.
-	 */
-	local_bh_disable();
-	rcv_segment(port, skb);
-	local_bh_enable();
-	return NF_STOLEN;
+	if (nf_bridge_in_prerouting(skb))
+		return leave_to_bridge(skb);
+	return steal_segment(port, skb, thoff);
 }
 
 /* True if IPv6 input, right after this hook, would deliver @skb here. */
@@ -463,6 +503,21 @@ static int ipv6_tcp_offset(const struct sk_buff *skb)
 	return off;
 }
 
+/* Where @skb's TCP header is if it is an IPv6 segment to @port, else -1. */
+static int ipv6_segment_offset(struct sk_buff *skb,
+			       const struct stt_port *port)
+{
+	const struct tcphdr *th;
+	int thoff;
+
+	thoff = ipv6_tcp_offset(skb);
+	if (thoff < 0 ||
+	    !pskb_may_pull(skb, thoff + offsetofend(struct tcphdr, dest)))
+		return -1;
+	th = (const struct tcphdr *)(skb->data + thoff);
+	return th->dest == port->dst_port ? thoff : -1;
+}
+
 /*
  * stt_rcv_hook()'s sibling for IPv6 underlays, at the same place (port.c):
  * after IPv6 defragmentation, which takes the fragment header away, so
@@ -473,22 +528,42 @@ unsigned int stt_rcv6_hook(void *priv, struct sk_buff *skb,
 			   const struct nf_hook_state *state)
 {
 	struct stt_port *port = priv;
-	const struct tcphdr *th;
 	int thoff;
 
-	thoff = ipv6_tcp_offset(skb);
+	thoff = ipv6_segment_offset(skb, port);
+	if (thoff < 0 || !ipv6_input_is_local(skb))
+		return NF_ACCEPT;
+	if (nf_bridge_in_prerouting(skb))
+		return leave_to_bridge(skb);
+	return steal_segment(port, skb, thoff);
+}
+
+/* Whether br_netfilter ran PRE_ROUTING for @skb in a bridge (see above). */
+static bool nf_bridged(const struct sk_buff *skb)
+{
+#if IS_ENABLED(CONFIG_BRIDGE_NETFILTER)
+	return nf_bridge_info_exists(skb);
+#else
+	return false;
+#endif
+}
+
+/*
+ * LOCAL_IN, both families: a segment left to the bridge in PRE_ROUTING
+ * (leave_to_bridge()) that the bridge delivered to this host.  Nothing else
+ * comes here: this host's other segments were taken in PRE_ROUTING.
+ */
+unsigned int stt_rcv_bridged_hook(void *priv, struct sk_buff *skb,
+				  const struct nf_hook_state *state)
+{
+	struct stt_port *port = priv;
+	int thoff;
+
+	if (!nf_bridged(skb))
+		return NF_ACCEPT;
+	thoff = state->pf == NFPROTO_IPV4 ? ipv4_segment_offset(skb, port) :
+					    ipv6_segment_offset(skb, port);
 	if (thoff < 0)
 		return NF_ACCEPT;
-	if (!pskb_may_pull(skb, thoff + offsetofend(struct tcphdr, dest)))
-		return NF_ACCEPT;
-	th = (const struct tcphdr *)(skb->data + thoff);
-	if (th->dest != port->dst_port || !ipv6_input_is_local(skb))
-		return NF_ACCEPT;
-
-	skb_set_transport_header(skb, thoff);
-	/* As in stt_rcv_hook(). */
-	local_bh_disable();
-	rcv_segment(port, skb);
-	local_bh_enable();
-	return NF_STOLEN;
+	return steal_segment(port, skb, thoff);
 }
