@@ -1,16 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Segmentation state from the wire meets GRO (kernel re-review N1).  An
-# attacker on the underlay sends pairs of frames that continue one inner
-# TCP flow, each "checksum partial" with MSS 256 (stt-attack's gro-chain:
-# A with 256 bytes of payload, B with 512, each in two segments), held by a
-# plug qdisc and released at once, so that the receiver decapsulates them
-# in one poll.  Were B's GSO state trusted, GRO on the stt device would
-# chain B behind A with B's payload in a linear part longer than the MSS,
-# and the first thing to segment the result would BUG() in skb_segment()
-# (Debian's 6.1 lacks the guard 6.12 has in GRO).  Two receivers segment
-# what they receive:
+# Frames an attacker on the underlay shapes through their segments: what
+# the receiver builds of them must be safe to segment again and must not
+# pin more memory than a small multiple of their size (kernel re-review N1
+# and N2).
+#
+# bridge, ovs: GRO.  stt-attack's gro-chain sends pairs of frames that
+# continue one inner TCP flow, each "checksum partial" with MSS 256 (A with
+# 256 bytes of payload, B with 512, each in two segments), held by a plug
+# qdisc and released at once, so that the receiver decapsulates them in one
+# poll.  Were B's GSO state trusted, GRO on the stt device would chain B
+# behind A with B's payload in a linear part longer than the MSS, and the
+# first thing to segment the result would BUG() in skb_segment() (Debian's
+# 6.1 lacks the guard 6.12 has in GRO).  Two receivers segment what they
+# receive:
 #
 #   - b, a Linux bridge forwarding to a veth without frag_list support
 #     (tx-scatter-gather-fraglist off):
@@ -26,11 +30,17 @@
 # the VM's capture must hold exactly those segments, and the stt device
 # count every frame and no error.
 #
-# Usage: hostile-gro.sh [ipv4|ipv6] [bridge] [ovs] (the parts to run; both
-# by default, so that one can be shown crashing without the other).
+# pin: what a frame holds.  stt-attack's small-pieces sends frames of 65535
+# bytes cut into segments of 24 bytes, each in a buffer of its own on the
+# way in.  An unread packet socket on b's s1 is charged the truesize of
+# every frame s1 receives: per frame it must stay within what frame.c lets
+# a frame pin, 3 * 65535 + 64 KiB.
 #
-# Test: hostile_gro
-#   timeout: 400
+# Usage: hostile-frames.sh [ipv4|ipv6] [bridge] [ovs] [pin] (the parts to
+# run; all by default, so that one can be shown failing without the others).
+#
+# Test: hostile_frames
+#   timeout: 500
 #   lanes: trixie
 #   underlay: either
 
@@ -39,18 +49,25 @@ set -eu
 . "$(dirname "$0")/../stt-lib.sh"
 
 underlay_family "${1:-}" && shift
-PARTS=${*:-bridge ovs}
+PARTS=${*:-bridge ovs pin}
 KEY=0x00000000000000aa
 PAIRS=12
 STT_ATTACK=$STT_GUEST_DIR/tools/stt-attack
 
 if [ "$UL_FAMILY" = ipv6 ]; then
 	X1=2001:db8:100::1 B1=2001:db8:100::2
-	X2=2001:db8:200::1 H2=2001:db8:200::2 PREFIX=64
+	X2=2001:db8:200::1 H2=2001:db8:200::2
+	X3=2001:db8:300::1 P3=2001:db8:300::2 PREFIX=64
 else
 	X1=198.51.100.1 B1=198.51.100.2
-	X2=203.0.113.1 H2=203.0.113.2 PREFIX=24
+	X2=203.0.113.1 H2=203.0.113.2
+	X3=192.0.2.101 P3=192.0.2.102 PREFIX=24
 fi
+
+# counter_is NS NAME N DEV: DEV's counter NAME in NS is N.
+counter_is() {
+	[ "$(stt_counter "$1" "$2" "$4")" -eq "$3" ]
+}
 
 # pcap_packets FILE N: capture FILE holds N packets or more.
 pcap_packets() {
@@ -133,6 +150,50 @@ attack_burst u1 "$B1" "$(in_ns b cat /sys/class/net/u1/address)"
 check_delivered b s1 vm0
 fi
 
+# ---- what a frame pins ---------------------------------------------------------
+
+# packet_rmem NS IFINDEX: the receive memory charged to NS's packet
+# socket bound to IFINDEX (/proc/net/packet's Rmem).
+packet_rmem() {
+	in_ns "$1" awk -v i="$2" 'NR > 1 && $5 == i { print $7 }' /proc/net/packet
+}
+
+if part pin; then
+PIN_FRAMES=4
+PIN_LIMIT=$((3 * 65535 + 65536))
+add_ns p
+add_underlay x "$X3/$PREFIX" p "$P3/$PREFIX" 1500 u3
+run in_ns p "$STT_CTL" add s1 remote "$X3" id $KEY
+in_ns p sysctl -qw net.ipv6.conf.s1.disable_ipv6=1
+run ip -n p link set s1 up
+# 2,731 segments a frame: more than the default second to arrive in a
+# slow guest.
+echo 30000 > /sys/module/stt/parameters/reasm_timeout_ms
+# A packet socket on s1 that never reads: each frame s1 receives is charged
+# to it at its truesize.
+log "+ [p] a packet socket on s1, never read"
+background "$WORK/pin-socket.log" ip netns exec p python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+s.setsockopt(socket.SOL_SOCKET, 33, 1 << 30)    # SO_RCVBUFFORCE
+s.bind(("s1", 0))
+print("ready", flush=True)
+time.sleep(3600)'
+wait_for grep -q ready "$WORK/pin-socket.log" ||
+	fail "[p] the packet socket did not open: $(cat "$WORK/pin-socket.log")"
+ifindex=$(in_ns p cat /sys/class/net/s1/ifindex)
+run in_ns x "$STT_ATTACK" --iface u3 --dst "$P3" \
+	--dst-mac "$(in_ns p cat /sys/class/net/u3/address)" --key $KEY \
+	small-pieces=$PIN_FRAMES
+wait_for counter_is p rx_frames $PIN_FRAMES s1 ||
+	fail "[p] s1 rx_frames is $(stt_counter p rx_frames s1), not $PIN_FRAMES"
+rmem=$(packet_rmem p "$ifindex")
+log "[p] $PIN_FRAMES frames of 65535 bytes in 24-byte segments hold $rmem bytes: $((rmem / PIN_FRAMES)) a frame (at most $PIN_LIMIT)"
+[ "$((rmem / PIN_FRAMES))" -le $PIN_LIMIT ] ||
+	fail "[p] a frame of 65535 bytes holds $((rmem / PIN_FRAMES)) bytes, more than $PIN_LIMIT"
+stt_check_no_errors p s1
+fi
+
 # ---- Open vSwitch: a flow miss per pair --------------------------------------
 
 if part ovs; then
@@ -153,4 +214,4 @@ lost=$(host_ovs_q host1 ovs-dpctl show | sed -n 's/.*lost:\([0-9]*\).*/\1/p')
 stt_check_ovs_log host1 tun0
 fi
 
-log "PASS hostile-gro over $UL_FAMILY"
+log "PASS hostile-frames over $UL_FAMILY"
