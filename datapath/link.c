@@ -63,10 +63,11 @@ static int stt_validate(struct nlattr *tb[], struct nlattr *data[],
 			return -EADDRNOTAVAIL;
 		}
 	}
-	if (!data) {
-		NL_SET_ERR_MSG(extack, NEEDS_MODE);
-		return -EINVAL;
-	}
+	/* Nothing of ours: a change of the generic attributes alone
+	 * (changelink); stt_newlink() refuses it.
+	 */
+	if (!data)
+		return 0;
 	if (data[IFLA_STT_COLLECT_METADATA]) {
 		for (i = 0; i < ARRAY_SIZE(fixed_peer_attrs); i++) {
 			if (data[fixed_peer_attrs[i]]) {
@@ -155,7 +156,7 @@ static int nl_to_addrs(struct nlattr *data[], struct ip_tunnel_info *info,
 	return 0;
 }
 
-/* A fixed peer's IPv4 remote: there, and unicast. */
+/* A fixed peer's IPv4 remote: there, and unicast; its local unicast too. */
 static int check_addrs4(struct nlattr *data[], const struct ip_tunnel_key *key,
 			struct netlink_ext_ack *extack)
 {
@@ -167,6 +168,13 @@ static int check_addrs4(struct nlattr *data[], const struct ip_tunnel_key *key,
 	    ipv4_is_lbcast(key->u.ipv4.dst)) {
 		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_REMOTE],
 				    "remote must be a unicast address");
+		return -EINVAL;
+	}
+	/* 0 is "any": the route's source. */
+	if (ipv4_is_multicast(key->u.ipv4.src) ||
+	    ipv4_is_lbcast(key->u.ipv4.src)) {
+		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_STT_LOCAL],
+				    "local must be a unicast address");
 		return -EINVAL;
 	}
 	return 0;
@@ -327,6 +335,10 @@ static int stt_newlink(struct net *net, struct net_device *dev,
 	struct stt_config cfg;
 	int err;
 
+	if (!data) {
+		NL_SET_ERR_MSG(extack, NEEDS_MODE);
+		return -EINVAL;
+	}
 	default_config(&cfg);
 	err = nl_to_config(data, &cfg, false, extack);
 	if (err)

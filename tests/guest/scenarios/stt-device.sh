@@ -75,7 +75,11 @@ expect_refusal a "Invalid argument: source port range must be non-zero and low <
 	add s1 remote 192.0.2.2 srcport 5000 4000
 expect_refusal a "Invalid argument: remote must be a unicast address" \
 	add s1 remote 224.0.0.1
+expect_refusal a "Invalid argument: local must be a unicast address" \
+	add s1 remote 192.0.2.2 local 224.0.0.5
 run in_ns a "$STT_LINK" add f0 remote 192.0.2.2 id 7
+# A change without stt attributes changes nothing of stt's, and is no error.
+run in_ns a "$STT_LINK" set f0
 expect_refusal a "Operation not supported: destination port cannot be changed" \
 	set f0 dstport 4000
 expect_refusal a "Operation not supported: external mode cannot be changed" \
