@@ -30,24 +30,30 @@
 # the VM's capture must hold exactly those segments, and the stt device
 # count every frame and no error.
 #
+# csum: ethtool -K DEV rx off stops the receiver taking the header's
+# "checksum verified" (kernel re-review N9): frames so flagged whose inner
+# UDP checksum is wrong reach a UDP socket with rx on, and are counted as
+# bad (UdpInCsumErrors) with rx off.
+#
 # pin: what a frame holds.  stt-attack's small-pieces sends frames of 65535
 # bytes cut into segments of 24 bytes, each in a buffer of its own on the
 # way in.  An unread packet socket on b's s1 is charged the truesize of
 # every frame s1 receives: per frame it must stay within what frame.c lets
 # a frame pin, 3 * 65535 + 64 KiB.
 #
-# Usage: hostile-frames.sh [ipv4|ipv6] [bridge] [ovs] [pin] (the parts to
-# run; all by default, so that one can be shown failing without the others).
+# Usage: hostile-frames.sh [ipv4|ipv6] [bridge] [ovs] [pin] [csum] (the
+# parts to run; all by default, so that one can be shown failing without
+# the others).
 #
 # Test: hostile_frames
 #   timeout: 500
-#   kernels: not debug: hostile_frames_debug runs the bridge and pin parts
-#     there (the Open vSwitch part takes two minutes to start on it)
+#   kernels: not debug: hostile_frames_debug runs all but the Open vSwitch
+#     part there (which takes two minutes to start on it)
 #   lanes: trixie
 #   underlay: either
 #
-# Test: hostile_frames_debug ipv4 bridge pin
-#   The bridge and pin parts.
+# Test: hostile_frames_debug ipv4 bridge pin csum
+#   The bridge, pin and csum parts.
 #   timeout: 500
 #   kernels: debug only: hostile_frames runs every part on Debian's kernels
 #   underlay: either
@@ -57,7 +63,7 @@ set -eu
 . "$(dirname "$0")/../stt-lib.sh"
 
 underlay_family "${1:-}" && shift
-PARTS=${*:-bridge ovs pin}
+PARTS=${*:-bridge ovs pin csum}
 KEY=0x00000000000000aa
 PAIRS=12
 STT_ATTACK=$STT_GUEST_DIR/tools/stt-attack
@@ -169,14 +175,18 @@ packet_rmem() {
 	in_ns "$1" awk -v i="$2" 'NR > 1 && $5 == i { print $7 }' /proc/net/packet
 }
 
-if part pin; then
-PIN_FRAMES=4
-PIN_LIMIT=$((3 * 65535 + 65536))
+# p: an stt device s1 for x, which only receives.
+if part pin || part csum; then
 add_ns p
 add_underlay x "$X3/$PREFIX" p "$P3/$PREFIX" 1500 u3
 run in_ns p "$STT_CTL" add s1 remote "$X3" id $KEY
 in_ns p sysctl -qw net.ipv6.conf.s1.disable_ipv6=1
 run ip -n p link set s1 up
+fi
+
+if part pin; then
+PIN_FRAMES=4
+PIN_LIMIT=$((3 * 65535 + 65536))
 # 2,731 segments a frame: more than the default second to arrive in a
 # slow guest.
 echo 30000 > /sys/module/stt/parameters/reasm_timeout_ms
@@ -203,6 +213,50 @@ log "[p] $PIN_FRAMES frames of 65535 bytes in 24-byte segments hold $rmem bytes:
 [ "$((rmem / PIN_FRAMES))" -le $PIN_LIMIT ] ||
 	fail "[p] a frame of 65535 bytes holds $((rmem / PIN_FRAMES)) bytes, more than $PIN_LIMIT"
 stt_check_no_errors p s1
+fi
+
+# ---- the receive checksum offload toggle ------------------------------------------
+
+# udp_moved NAME N: p's UDP counter NAME moved by N since $WORK/udp.before.
+udp_moved() {
+	[ "$(ip_mib p "$1")" -eq $(($(grep "^$1 " "$WORK/udp.before" | cut -d' ' -f2) + $2)) ]
+}
+
+# csum_verified_to_p RX N COUNTER: with s1's receive checksum offload RX,
+# N frames "checksum verified" whose inner UDP checksum is wrong move p's
+# UDP counter COUNTER by N.
+csum_verified_to_p() {
+	local rx=$1 n=$2 counter=$3 name
+	run in_ns p ethtool -K s1 rx "$rx"
+	for name in UdpInDatagrams UdpInCsumErrors; do
+		echo "$name $(ip_mib p $name)"
+	done > "$WORK/udp.before"
+	run in_ns x "$STT_ATTACK" --iface u3 --dst "$P3" \
+		--dst-mac "$(in_ns p cat /sys/class/net/u3/address)" --key $KEY \
+		csum-verified=$n
+	wait_for udp_moved "$counter" "$n" ||
+		fail "[p] rx $rx: $counter moved from $(grep "^$counter " "$WORK/udp.before" | cut -d' ' -f2) to $(ip_mib p "$counter"), not by $n"
+	log "[p] rx $rx: $n frames \"checksum verified\" with a bad inner UDP checksum: $counter +$n"
+}
+
+if part csum; then
+# s1 is the inner frames' destination: their MAC and IP address, and a UDP
+# socket on their port (so that nothing answers), which reads what comes:
+# UDP counts a datagram in UdpInDatagrams when it is read.
+run ip -n p link set s1 address 02:00:5e:00:53:01
+set_address p s1 10.9.0.3/24
+log "+ [p] a UDP socket on port 9"
+background "$WORK/udp-socket.log" ip netns exec p python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("10.9.0.3", 9))
+print("ready", flush=True)
+while True:
+    s.recv(65536)'
+wait_for grep -q ready "$WORK/udp-socket.log" ||
+	fail "[p] the UDP socket did not open: $(cat "$WORK/udp-socket.log")"
+csum_verified_to_p on 20 UdpInDatagrams
+csum_verified_to_p off 20 UdpInCsumErrors
 fi
 
 # ---- Open vSwitch: a flow miss per pair --------------------------------------
