@@ -24,6 +24,7 @@ static __net_init int stt_init_net(struct net *net)
 
 	INIT_LIST_HEAD(&sn->dev_list);
 	INIT_LIST_HEAD(&sn->port_list);
+	atomic_set(&sn->reasm_mem, 0);
 	return 0;
 }
 

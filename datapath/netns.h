@@ -6,6 +6,7 @@
 #ifndef _STT_NETNS_H
 #define _STT_NETNS_H
 
+#include <linux/atomic.h>
 #include <linux/list.h>
 
 struct net;
@@ -13,6 +14,7 @@ struct net;
 struct stt_net {
 	struct list_head dev_list;	/* devices whose underlay is here */
 	struct list_head port_list;	/* receive ports open here */
+	atomic_t reasm_mem;		/* what their reassembly tables hold */
 };
 
 struct stt_net *stt_net(struct net *net);

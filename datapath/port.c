@@ -50,7 +50,8 @@ static struct stt_port *port_open(struct net *net, __be16 dst_port,
 	struct stt_port *port;
 	int err;
 
-	port = kzalloc(sizeof(*port), GFP_KERNEL);
+	/* Charged to the opener's memory cgroup, as the device is. */
+	port = kzalloc(sizeof(*port), GFP_KERNEL_ACCOUNT);
 	if (!port)
 		return ERR_PTR(-ENOMEM);
 	port->net = net;
@@ -63,7 +64,8 @@ static struct stt_port *port_open(struct net *net, __be16 dst_port,
 		goto err_free_port;
 	}
 
-	err = stt_reasm_table_init(&port->reasm, port->counters);
+	err = stt_reasm_table_init(&port->reasm, port->counters,
+				   &stt_net(net)->reasm_mem);
 	if (err)
 		goto err_free_counters;
 

@@ -20,7 +20,7 @@
 static unsigned int reasm_mem_limit = 8 << 20;
 module_param(reasm_mem_limit, uint, 0644);
 MODULE_PARM_DESC(reasm_mem_limit,
-		 "Bytes each receive port may hold in reassembly (default 8 MiB; applies at once)");
+		 "Bytes the receive ports of a namespace may hold in reassembly, all together (default 8 MiB; applies at once)");
 
 static unsigned int reasm_timeout_ms = 1000;
 module_param(reasm_timeout_ms, uint, 0644);
@@ -58,6 +58,15 @@ static bool key_equal(const struct stt_reasm_key *a,
 	       ipv6_addr_equal(&a->daddr, &b->daddr);
 }
 
+/* What the table holds grows by @delta bytes (or shrinks), and so what the
+ * namespace's tables do.
+ */
+static void mem_add(struct stt_reasm_table *t, int delta)
+{
+	t->mem += delta;
+	atomic_add(delta, t->ns_mem);
+}
+
 /* Takes @fr out of the table and frees it; returns the segments it held. */
 static struct sk_buff *frame_take(struct stt_reasm_table *t, struct frame *fr)
 {
@@ -66,7 +75,7 @@ static struct sk_buff *frame_take(struct stt_reasm_table *t, struct frame *fr)
 	hlist_del(&fr->hnode);
 	list_del(&fr->lru);
 	t->nr_frames--;
-	t->mem -= fr->truesize;
+	mem_add(t, -fr->truesize);
 	kfree(fr);
 	return segs;
 }
@@ -103,12 +112,13 @@ static void gc_timer(struct timer_list *timer)
 }
 
 int stt_reasm_table_init(struct stt_reasm_table *t,
-			 struct stt_counters __percpu *counters)
+			 struct stt_counters __percpu *counters,
+			 atomic_t *ns_mem)
 {
 	int i;
 
 	t->buckets = kcalloc(1U << REASM_HASH_BITS, sizeof(*t->buckets),
-			     GFP_KERNEL);
+			     GFP_KERNEL_ACCOUNT);
 	if (!t->buckets)
 		return -ENOMEM;
 	for (i = 0; i < (1U << REASM_HASH_BITS); i++)
@@ -117,6 +127,7 @@ int stt_reasm_table_init(struct stt_reasm_table *t,
 	INIT_LIST_HEAD(&t->lru);
 	t->nr_frames = 0;
 	t->mem = 0;
+	t->ns_mem = ns_mem;
 	t->seed = get_random_u32();
 	t->counters = counters;
 	timer_setup(&t->gc, gc_timer, 0);
@@ -144,9 +155,15 @@ void stt_reasm_table_destroy(struct stt_reasm_table *t)
 }
 
 /*
- * Evicts oldest frames until @need more bytes fit under the limit.  The
- * limit is read each time, so that a change of the parameter applies at
- * once: a lower one evicts down to it with the next segment.
+ * Evicts this table's oldest frames until @need more bytes fit under the
+ * limit, which bounds the namespace's tables together, as
+ * ipfrag_high_thresh bounds a namespace's IP reassembly: whoever opens
+ * ports in a namespace (a user namespace's root may) gets one budget, not
+ * one per port.  A table does not evict another's frames: when what the
+ * others hold leaves no room, the segment is dropped.  Tables on other CPUs
+ * may add a segment each meanwhile.  The limit is read each time, so that
+ * a change of the parameter applies at once: a lower one evicts down to it
+ * with the next segment.
  */
 static bool make_room(struct stt_reasm_table *t, unsigned int need)
 {
@@ -154,10 +171,11 @@ static bool make_room(struct stt_reasm_table *t, unsigned int need)
 
 	if (need > limit)
 		return false;
-	while (t->mem + need > limit && !list_empty(&t->lru))
+	while ((unsigned int)atomic_read(t->ns_mem) + need > limit &&
+	       !list_empty(&t->lru))
 		frame_drop(t, list_first_entry(&t->lru, struct frame, lru),
 			   STT_RX_REASM_MEM_DROPS);
-	return true;
+	return (unsigned int)atomic_read(t->ns_mem) + need <= limit;
 }
 
 static struct frame *frame_find(struct stt_reasm_table *t,
@@ -190,7 +208,7 @@ static struct frame *frame_create(struct stt_reasm_table *t,
 	hlist_add_head(&fr->hnode, bucket);
 	list_add_tail(&fr->lru, &t->lru);
 	t->nr_frames++;
-	t->mem += sizeof(*fr);
+	mem_add(t, sizeof(*fr));
 	if (!timer_pending(&t->gc))
 		mod_timer(&t->gc, fr->expires);
 	return fr;
@@ -238,7 +256,7 @@ struct sk_buff *stt_reasm_table_add(struct stt_reasm_table *t,
 	skb->next = fr->segs;
 	fr->segs = skb;
 	fr->truesize += skb->truesize;
-	t->mem += skb->truesize;
+	mem_add(t, skb->truesize);
 
 	if (!stt_reasm_complete(&fr->state)) {
 		spin_unlock(&t->lock);

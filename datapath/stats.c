@@ -121,7 +121,7 @@ struct stt_counters __percpu *stt_counters_alloc(void)
 	struct stt_counters __percpu *counters;
 	int cpu;
 
-	counters = alloc_percpu(struct stt_counters);
+	counters = alloc_percpu_gfp(struct stt_counters, GFP_KERNEL_ACCOUNT);
 	if (!counters)
 		return NULL;
 	for_each_possible_cpu(cpu)

@@ -41,9 +41,15 @@
 # every frame s1 receives: per frame it must stay within what frame.c lets
 # a frame pin, 3 * 65535 + 64 KiB.
 #
-# Usage: hostile-frames.sh [ipv4|ipv6] [bridge] [ovs] [pin] [csum] (the
-# parts to run; all by default, so that one can be shown failing without
-# the others).
+# budget: reasm_mem_limit bounds a namespace's reassembly, all its ports
+# together (kernel re-review N10: a user namespace's root may open any
+# number of ports).  p floods its ports 7471 and 7472 with first segments
+# of frames that never complete, under a limit of 512 KiB: what the two
+# ports hold never adds up to more, and the second is turned away.
+#
+# Usage: hostile-frames.sh [ipv4|ipv6] [bridge] [ovs] [pin] [csum]
+# [budget] (the parts to run; all by default, so that one can be shown
+# failing without the others).
 #
 # Test: hostile_frames
 #   timeout: 500
@@ -52,8 +58,8 @@
 #   lanes: trixie
 #   underlay: either
 #
-# Test: hostile_frames_debug ipv4 bridge pin csum
-#   The bridge, pin and csum parts.
+# Test: hostile_frames_debug ipv4 bridge pin csum budget
+#   All but the Open vSwitch part.
 #   timeout: 500
 #   kernels: debug only: hostile_frames runs every part on Debian's kernels
 #   underlay: either
@@ -63,7 +69,7 @@ set -eu
 . "$(dirname "$0")/../stt-lib.sh"
 
 underlay_family "${1:-}" && shift
-PARTS=${*:-bridge ovs pin csum}
+PARTS=${*:-bridge ovs pin csum budget}
 KEY=0x00000000000000aa
 PAIRS=12
 STT_ATTACK=$STT_GUEST_DIR/tools/stt-attack
@@ -176,7 +182,7 @@ packet_rmem() {
 }
 
 # p: an stt device s1 for x, which only receives.
-if part pin || part csum; then
+if part pin || part csum || part budget; then
 add_ns p
 add_underlay x "$X3/$PREFIX" p "$P3/$PREFIX" 1500 u3
 run in_ns p "$STT_CTL" add s1 remote "$X3" id $KEY
@@ -257,6 +263,31 @@ wait_for grep -q ready "$WORK/udp-socket.log" ||
 	fail "[p] the UDP socket did not open: $(cat "$WORK/udp-socket.log")"
 csum_verified_to_p on 20 UdpInDatagrams
 csum_verified_to_p off 20 UdpInCsumErrors
+fi
+
+# ---- one reassembly budget a namespace ------------------------------------------
+
+if part budget; then
+BUDGET=$((512 << 10))
+run in_ns p "$STT_CTL" add s2 external dstport 7472
+in_ns p sysctl -qw net.ipv6.conf.s2.disable_ipv6=1
+run ip -n p link set s2 up
+echo $BUDGET > /sys/module/stt/parameters/reasm_mem_limit
+# Flood frames stay until the budget evicts them, not the timeout.
+echo 30000 > /sys/module/stt/parameters/reasm_timeout_ms
+for port in 7471 7472; do
+	run in_ns x "$STT_ATTACK" --iface u3 --dst "$P3" \
+		--dst-mac "$(in_ns p cat /sys/class/net/u3/address)" \
+		--port $port flood=2000
+done
+held1=$(stt_counter p reasm_bytes s1)
+held2=$(stt_counter p reasm_bytes s2)
+log "[p] port 7471 holds $held1 bytes, port 7472 $held2 (budget $BUDGET)"
+[ $((held1 + held2)) -le $BUDGET ] ||
+	fail "[p] the ports of p hold $((held1 + held2)) bytes in reassembly, more than the budget of $BUDGET"
+[ "$(stt_counter p rx_reasm_mem_drops s2)" -gt 0 ] ||
+	fail "[p] port 7472 was never turned away by the budget (rx_reasm_mem_drops 0)"
+echo $((8 << 20)) > /sys/module/stt/parameters/reasm_mem_limit
 fi
 
 # ---- Open vSwitch: a flow miss per pair --------------------------------------
