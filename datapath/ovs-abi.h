@@ -3,14 +3,28 @@
  * The part of openvswitch.ko's private interface that vport-stt.ko uses,
  * declared here: linux-headers does not ship openvswitch.ko's headers.
  *
- * Declaring another module's structs is only safe if they match that
- * module's build exactly, so every size and offset listed in
+ * Declaring another module's structs and functions is only safe if they
+ * match that module's build exactly, so everything listed in
  * ovs-layout-list.h is checked at compile time against ovs-layout.h, which
- * Kbuild generates from the target kernel's own openvswitch.ko (its BTF) or
- * source.  Any difference stops the build with an error naming the struct
- * and the member: a vport-stt.ko that would corrupt openvswitch.ko's memory
- * is never built.  The functions are checked by modversions (their CRCs in
- * the kernel's Module.symvers).
+ * Kbuild generates from the target kernel's own openvswitch.ko.  From its
+ * BTF: the size of each struct, the offset and the type of each member, and
+ * each function's prototype, all as C types (the number and types of the
+ * parameters, the return type, const, pointed-to structs by name).  From a
+ * kernel source tree, which has no BTF: sizes and offsets only.  Any
+ * difference stops the build with an error naming the struct and the
+ * member, or the function: a vport-stt.ko that would corrupt openvswitch.ko's
+ * memory is never built.
+ *
+ * Modversions checks none of this: the CRCs vport-stt.ko records are taken
+ * from the kernel's Module.symvers, computed from openvswitch.ko's own
+ * declarations when the kernel was built, never from these.
+ *
+ * BTF pins types, not behaviour.  What openvswitch.ko does with a call can
+ * change under the same prototype: ovs_netdev_link() finding the device by
+ * name and taking it over, ovs_netdev_tunnel_destroy() deleting the device
+ * with the port.  That is pinned only by the kernel versions vport-stt was
+ * tested on, by its tests (the guest tests ovs-basic, ovs-churn,
+ * lifecycle-ovs).
  */
 #ifndef _STT_OVS_ABI_H
 #define _STT_OVS_ABI_H
@@ -19,6 +33,7 @@
 #include <linux/list.h>
 #include <linux/openvswitch.h>
 #include <linux/stddef.h>
+#include <linux/stringify.h>
 #include <linux/types.h>
 #include <net/net_namespace.h>
 
@@ -54,36 +69,6 @@ struct vport_ops {
 	struct list_head list;
 };
 
-#define STT_OVS_SIZE(s)							\
-	static_assert(sizeof(struct s) == STT_OVS_SIZEOF_##s,		\
-		      "struct " #s " does not match openvswitch.ko: its size")
-#define STT_OVS_MEMBER(s, m)						\
-	static_assert(offsetof(struct s, m) == STT_OVS_OFFSETOF_##s##_##m, \
-		      "struct " #s " does not match openvswitch.ko: member " #m)
-/* Only read at its offset, below. */
-#define STT_OVS_OPAQUE(s, m)						\
-	static_assert(STT_OVS_OFFSETOF_##s##_##m >= 0,			\
-		      "struct " #s ": no offset for member " #m)
-#include "ovs-layout-list.h"
-#undef STT_OVS_SIZE
-#undef STT_OVS_MEMBER
-#undef STT_OVS_OPAQUE
-
-/* struct vport and struct datapath stay opaque: only these members are read. */
-static inline struct net_device *stt_ovs_vport_dev(const struct vport *vport)
-{
-	const void *p = (const u8 *)vport + STT_OVS_OFFSETOF_vport_dev;
-
-	return *(struct net_device * const *)p;
-}
-
-static inline struct net *stt_ovs_dp_net(const struct datapath *dp)
-{
-	const void *p = (const u8 *)dp + STT_OVS_OFFSETOF_datapath_net;
-
-	return read_pnet(p);
-}
-
 struct vport *ovs_vport_alloc(int priv_size, const struct vport_ops *ops,
 			      const struct vport_parms *parms);
 void ovs_vport_free(struct vport *vport);
@@ -91,5 +76,68 @@ struct vport *ovs_netdev_link(struct vport *vport, const char *name);
 void ovs_netdev_tunnel_destroy(struct vport *vport);
 int __ovs_vport_ops_register(struct vport_ops *ops);
 void ovs_vport_ops_unregister(struct vport_ops *ops);
+
+#define STT_OVS_SIZE(s)							\
+	static_assert(sizeof(struct s) == STT_OVS_SIZEOF_##s,		\
+		      "struct " #s " does not match openvswitch.ko: its size")
+/* Only read at its offset, through STT_OVS_FIELD() below. */
+#define STT_OVS_OPAQUE(s, m)						\
+	static_assert(STT_OVS_OFFSETOF_##s##_##m >= 0,			\
+		      "struct " #s ": no offset for member " #m)
+#define STT_OVS_OFFSET_OK(s, m)						\
+	(offsetof(struct s, m) == STT_OVS_OFFSETOF_##s##_##m)
+/* A pointer to member @m, taken as a @type, of the struct @s at @p. */
+#define STT_OVS_AT(type, p, s, m)					\
+	((const typeof(type) *)((const u8 *)(p) + STT_OVS_OFFSETOF_##s##_##m))
+
+#ifdef STT_OVS_LAYOUT_TYPES
+/* The layout was read from BTF: types and prototypes are checked too. */
+#define STT_OVS_TYPE_OK(type, id)					\
+	__builtin_types_compatible_p(type, stt_ovs_type_##id)
+#define STT_OVS_MEMBER_DIFFERS(s, m)					\
+	"struct " #s " does not match openvswitch.ko: member " #m	\
+	" (openvswitch.ko has " STT_OVS_DECL_##s##_##m " at offset "	\
+	__stringify(STT_OVS_OFFSETOF_##s##_##m) ")"
+#define STT_OVS_MEMBER(s, m)						\
+	static_assert(STT_OVS_OFFSET_OK(s, m) &&			\
+		      STT_OVS_TYPE_OK(typeof(((struct s *)0)->m), s##_##m), \
+		      STT_OVS_MEMBER_DIFFERS(s, m))
+#define STT_OVS_FUNC(f)							\
+	static_assert(STT_OVS_TYPE_OK(typeof(f), f),			\
+		      #f "() does not match openvswitch.ko (openvswitch.ko has " \
+		      STT_OVS_DECL_##f ")")
+#define STT_OVS_FIELD(type, p, s, m) ({					\
+	static_assert(STT_OVS_TYPE_OK(type, s##_##m),			\
+		      STT_OVS_MEMBER_DIFFERS(s, m));			\
+	STT_OVS_AT(type, p, s, m);					\
+})
+#else
+/* The layout was read from kernel source: sizes and offsets alone. */
+#define STT_OVS_MEMBER(s, m)						\
+	static_assert(STT_OVS_OFFSET_OK(s, m),				\
+		      "struct " #s " does not match openvswitch.ko: member " #m)
+#define STT_OVS_FIELD(type, p, s, m) STT_OVS_AT(type, p, s, m)
+#endif
+
+#include "ovs-layout-list.h"
+#undef STT_OVS_SIZE
+#undef STT_OVS_MEMBER
+#undef STT_OVS_OPAQUE
+#undef STT_OVS_FUNC
+
+/*
+ * struct vport and struct datapath stay opaque: vport-stt reads only these
+ * members, each through STT_OVS_FIELD(), which checks the type it is read
+ * as where it can.
+ */
+static inline struct net_device *stt_ovs_vport_dev(const struct vport *vport)
+{
+	return *STT_OVS_FIELD(struct net_device *, vport, vport, dev);
+}
+
+static inline struct net *stt_ovs_dp_net(const struct datapath *dp)
+{
+	return read_pnet(STT_OVS_FIELD(possible_net_t, dp, datapath, net));
+}
 
 #endif /* _STT_OVS_ABI_H */

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ovs-btf-layout: a host program run by Kbuild.  Prints ovs-layout.h: the
- * sizes and member offsets listed in ovs-layout-list.h, read from the BTF
- * (BPF Type Format) of the target kernel's own openvswitch.ko, which
- * Debian's kernels carry (CONFIG_DEBUG_INFO_BTF_MODULES).  No kernel
- * source is needed.
+ * ovs-btf-layout: a host program run by Kbuild.  Prints ovs-layout.h: what
+ * ovs-layout-list.h lists, read from the BTF (BPF Type Format) of the
+ * target kernel's own openvswitch.ko, which Debian's kernels carry
+ * (CONFIG_DEBUG_INFO_BTF_MODULES): struct sizes, and member offsets and
+ * function prototypes with their types written out in C, for ovs-abi.h to
+ * hold its own declarations against.  No kernel source is needed.
  *
  *	ovs-btf-layout KERNEL OPENVSWITCH_KO
  *
@@ -56,6 +57,18 @@ static void *xrealloc(void *p, size_t size)
 		fail("out of memory");
 	return p;
 }
+
+/*
+ * A new string, printf's way; a macro for the same reason as fail().  The
+ * arguments are read twice: to size the string, then to write it.
+ */
+#define xprintf(fmt, ...) ({						\
+	int n_ = snprintf(NULL, 0, fmt, ##__VA_ARGS__);			\
+	char *s_ = xrealloc(NULL, n_ + 1);				\
+									\
+	snprintf(s_, n_ + 1, fmt, ##__VA_ARGS__);			\
+	s_;								\
+})
 
 static struct blob read_stream(FILE *f, const char *what)
 {
@@ -316,69 +329,287 @@ static const struct btf_type *btf_type(const struct btf *btf, uint32_t id)
 	return btf->types[id - btf->start_id];
 }
 
-/* The module's own definition of struct @name (not a declaration). */
-static const struct btf_type *find_struct(const struct btf *btf,
-					  const char *name)
+/*
+ * The module's own type of @kind named @name: a struct it defines (not a
+ * declaration), or a function it defines (not one it only calls).
+ */
+static const struct btf_type *find_named(const struct btf *btf,
+					 unsigned int kind, const char *name)
 {
 	uint32_t i;
 
 	for (i = 0; i < btf->nr_types; i++) {
 		const struct btf_type *t = btf->types[i];
 
-		if (BTF_INFO_KIND(t->info) == BTF_KIND_STRUCT &&
+		if (BTF_INFO_KIND(t->info) == kind &&
 		    !strcmp(btf_name(btf, t->name_off), name))
 			return t;
 	}
-	fail("%s: no struct %s in its BTF", btf->path, name);
+	fail("%s: no %s %s in its BTF", btf->path,
+	     kind == BTF_KIND_FUNC ? "function" : "struct", name);
 }
 
 /*
- * Bit offset of member @name in @t, looking into anonymous structs and
- * unions as C does; -1 if there is none.
+ * Member @name of @t, looking into anonymous structs and unions as C does,
+ * with its offset in bits added to *@bits; NULL if there is none.
  */
-static long member_bits(const struct btf *btf, const struct btf_type *t,
-			const char *name)
+static const struct btf_member *find_member(const struct btf *btf,
+					    const struct btf_type *t,
+					    const char *name, long *bits)
 {
 	const struct btf_member *m = (const void *)(t + 1);
 	unsigned int i, vlen = BTF_INFO_VLEN(t->info);
 
 	for (i = 0; i < vlen; i++) {
-		uint32_t bits = BTF_INFO_KFLAG(t->info) ?
-				BTF_MEMBER_BIT_OFFSET(m[i].offset) :
-				m[i].offset;
+		uint32_t off = BTF_INFO_KFLAG(t->info) ?
+			       BTF_MEMBER_BIT_OFFSET(m[i].offset) :
+			       m[i].offset;
+		const struct btf_member *found;
 		const struct btf_type *mt;
-		long inner;
+		long inner = 0;
 
 		if (m[i].name_off) {
-			if (!strcmp(btf_name(btf, m[i].name_off), name))
-				return bits;
-			continue;
+			if (strcmp(btf_name(btf, m[i].name_off), name))
+				continue;
+			*bits += off;
+			return &m[i];
 		}
 		mt = btf_type(btf, m[i].type);
 		if (!mt || (BTF_INFO_KIND(mt->info) != BTF_KIND_STRUCT &&
 			    BTF_INFO_KIND(mt->info) != BTF_KIND_UNION))
 			continue;
-		inner = member_bits(btf, mt, name);
-		if (inner >= 0)
-			return bits + inner;
+		found = find_member(btf, mt, name, &inner);
+		if (found) {
+			*bits += off + inner;
+			return found;
+		}
 	}
-	return -1;
+	return NULL;
+}
+
+/* Type @id with type tags (__rcu, __user) looked through. */
+static const struct btf_type *untagged(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = btf_type(btf, id);
+
+	while (t && BTF_INFO_KIND(t->info) == BTF_KIND_TYPE_TAG)
+		t = btf_type(btf, t->type);
+	return t;
+}
+
+/* The kind of type @id, void being BTF_KIND_UNKN. */
+static unsigned int kind_of(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = untagged(btf, id);
+
+	return t ? BTF_INFO_KIND(t->info) : BTF_KIND_UNKN;
+}
+
+/* Is type @id a struct, union or enum of no name (only a typedef names it)? */
+static bool unnamed_tag(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = untagged(btf, id);
+
+	if (!t || t->name_off)
+		return false;
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Prints a declaration of struct or union @name at file scope, once, ahead
+ * of the typedef naming it: a tag seen first in a parameter list would be
+ * another type, local to that list.
+ */
+static void declare_tag(const char *tag, const char *name)
+{
+	static char **declared;
+	static size_t nr;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(declared[i], name))
+			return;
+	declared = xrealloc(declared, (nr + 1) * sizeof(*declared));
+	declared[nr++] = xprintf("%s", name);
+	printf("%s %s;\n", tag, name);
+}
+
+static char *c_params(const struct btf *btf, const struct btf_type *proto);
+
+/*
+ * Type @id written in C around the declarator @decl ("" for none), inside
+ * out as C reads it: "struct vport *(*create)(const struct vport_parms *)".
+ * Declares the structs and unions it names (declare_tag()).
+ * Typedefs are looked through, so that the text needs none of
+ * openvswitch.ko's private headers; only one naming a struct, union or enum
+ * of no name of its own (possible_net_t) is kept, as C has no other way to
+ * say it.  Type tags (__rcu, __user) are not C types and are left out.
+ */
+static char *c_decl(const struct btf *btf, uint32_t id, const char *decl)
+{
+	static const char *const tags[] = {
+		[BTF_KIND_STRUCT] = "struct", [BTF_KIND_UNION] = "union",
+		[BTF_KIND_ENUM] = "enum", [BTF_KIND_ENUM64] = "enum",
+		[BTF_KIND_VOLATILE] = "volatile", [BTF_KIND_CONST] = "const",
+		[BTF_KIND_RESTRICT] = "restrict",
+	};
+	const struct btf_type *t = btf_type(btf, id);
+	const char *sep = *decl ? " " : "";
+	const struct btf_array *array;
+	char *inner, *s;
+	unsigned int kind;
+
+	if (!t)
+		return xprintf("void%s%s", sep, decl);
+	kind = BTF_INFO_KIND(t->info);
+	switch (kind) {
+	case BTF_KIND_INT:
+	case BTF_KIND_FLOAT:
+		return xprintf("%s%s%s", btf_name(btf, t->name_off), sep, decl);
+	case BTF_KIND_FWD:
+		kind = BTF_INFO_KFLAG(t->info) ? BTF_KIND_UNION : BTF_KIND_STRUCT;
+		/* fall through */
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		if (!t->name_off)
+			fail("%s: BTF type %u, a %s of no name, cannot be written in C",
+			     btf->path, id, tags[kind]);
+		if (kind != BTF_KIND_ENUM && kind != BTF_KIND_ENUM64)
+			declare_tag(tags[kind], btf_name(btf, t->name_off));
+		return xprintf("%s %s%s%s", tags[kind],
+			       btf_name(btf, t->name_off), sep, decl);
+	case BTF_KIND_TYPEDEF:
+		if (unnamed_tag(btf, t->type))
+			return xprintf("%s%s%s", btf_name(btf, t->name_off),
+				       sep, decl);
+		return c_decl(btf, t->type, decl);
+	case BTF_KIND_TYPE_TAG:
+		return c_decl(btf, t->type, decl);
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+		/* A qualified pointer is qualified after its star. */
+		if (kind_of(btf, t->type) == BTF_KIND_PTR) {
+			inner = xprintf("%s%s%s", tags[kind], sep, decl);
+			s = c_decl(btf, t->type, inner);
+			free(inner);
+			return s;
+		}
+		inner = c_decl(btf, t->type, decl);
+		s = xprintf("%s %s", tags[kind], inner);
+		free(inner);
+		return s;
+	case BTF_KIND_PTR:
+		/* A pointer to a function or an array takes parentheses. */
+		if (kind_of(btf, t->type) == BTF_KIND_FUNC_PROTO ||
+		    kind_of(btf, t->type) == BTF_KIND_ARRAY)
+			inner = xprintf("(*%s)", decl);
+		else
+			inner = xprintf("*%s", decl);
+		s = c_decl(btf, t->type, inner);
+		free(inner);
+		return s;
+	case BTF_KIND_ARRAY:
+		array = (const void *)(t + 1);
+		inner = xprintf("%s[%u]", decl, array->nelems);
+		s = c_decl(btf, array->type, inner);
+		free(inner);
+		return s;
+	case BTF_KIND_FUNC_PROTO:
+		s = c_params(btf, t);
+		inner = xprintf("%s(%s)", decl, s);
+		free(s);
+		s = c_decl(btf, t->type, inner);
+		free(inner);
+		return s;
+	default:
+		fail("%s: BTF type %u of kind %u cannot be written in C",
+		     btf->path, id, kind);
+	}
+}
+
+/* The parameter list of @proto in C, without names: they mean nothing here. */
+static char *c_params(const struct btf *btf, const struct btf_type *proto)
+{
+	const struct btf_param *p = (const void *)(proto + 1);
+	unsigned int i, vlen = BTF_INFO_VLEN(proto->info);
+	char *list = xprintf("%s", vlen ? "" : "void");
+	char *param, *longer;
+
+	for (i = 0; i < vlen; i++) {
+		/* A last parameter of no type says the function is variadic. */
+		if (i == vlen - 1 && !p[i].type)
+			param = xprintf("...");
+		else
+			param = c_decl(btf, p[i].type, "");
+		longer = xprintf("%s%s%s", list, i ? ", " : "", param);
+		free(param);
+		free(list);
+		list = longer;
+	}
+	return list;
+}
+
+/*
+ * Type @id as a typedef named stt_ovs_type_@ident for ovs-abi.h to compare
+ * its own declaration with, and as STT_OVS_DECL_@ident, the text of a
+ * declaration of @name, for its error messages.
+ */
+static void print_type(const struct btf *btf, uint32_t id, const char *ident,
+		       const char *name)
+{
+	char *type_name = xprintf("stt_ovs_type_%s", ident);
+	char *typedef_decl = c_decl(btf, id, type_name);
+	char *named_decl = c_decl(btf, id, name);
+
+	printf("typedef %s;\n#define STT_OVS_DECL_%s \"%s\"\n",
+	       typedef_decl, ident, named_decl);
+	free(named_decl);
+	free(typedef_decl);
+	free(type_name);
 }
 
 static void print_size(const struct btf *btf, const char *s)
 {
-	printf("#define STT_OVS_SIZEOF_%s %u\n", s, find_struct(btf, s)->size);
+	printf("#define STT_OVS_SIZEOF_%s %u\n", s,
+	       find_named(btf, BTF_KIND_STRUCT, s)->size);
 }
 
 static void print_member(const struct btf *btf, const char *s, const char *m)
 {
-	long bits = member_bits(btf, find_struct(btf, s), m);
+	const struct btf_type *t = find_named(btf, BTF_KIND_STRUCT, s);
+	const struct btf_member *member;
+	long bits = 0;
+	char *ident;
 
-	if (bits < 0)
+	member = find_member(btf, t, m, &bits);
+	if (!member)
 		fail("%s: struct %s has no member %s", btf->path, s, m);
 	if (bits % 8)
 		fail("%s: struct %s: member %s is a bit field", btf->path, s, m);
 	printf("#define STT_OVS_OFFSETOF_%s_%s %ld\n", s, m, bits / 8);
+	ident = xprintf("%s_%s", s, m);
+	print_type(btf, member->type, ident, m);
+	free(ident);
+}
+
+static void print_func(const struct btf *btf, const char *f)
+{
+	const struct btf_type *t = find_named(btf, BTF_KIND_FUNC, f);
+
+	if (kind_of(btf, t->type) != BTF_KIND_FUNC_PROTO)
+		fail("%s: function %s has no prototype in its BTF", btf->path, f);
+	print_type(btf, t->type, f, f);
 }
 
 int main(int argc, char **argv)
@@ -398,11 +629,12 @@ int main(int argc, char **argv)
 	btf_parse(&ovs_btf, &ovs_sec, argv[2], &kernel_btf);
 
 	printf("/* Generated by ovs-btf-layout from the BTF of %s. */\n"
-	       "#ifndef _STT_OVS_LAYOUT_H\n#define _STT_OVS_LAYOUT_H\n",
-	       argv[2]);
+	       "#ifndef _STT_OVS_LAYOUT_H\n#define _STT_OVS_LAYOUT_H\n"
+	       "#define STT_OVS_LAYOUT_TYPES 1\n", argv[2]);
 #define STT_OVS_SIZE(s) print_size(&ovs_btf, #s)
 #define STT_OVS_MEMBER(s, m) print_member(&ovs_btf, #s, #m)
 #define STT_OVS_OPAQUE(s, m) print_member(&ovs_btf, #s, #m)
+#define STT_OVS_FUNC(f) print_func(&ovs_btf, #f)
 #include "ovs-layout-list.h"
 	printf("#endif\n");
 	if (fflush(stdout) || ferror(stdout))

@@ -4,7 +4,8 @@
  * ovs-layout.h when the modules are built against a full kernel tree, whose
  * net/openvswitch/ holds the private headers (the debug test kernel).
  * Distro kernels have no source; there ovs-btf-layout reads the same list
- * from openvswitch.ko's BTF.
+ * from openvswitch.ko's BTF.  Only numbers get out of here: types and
+ * prototypes come from BTF alone.
  */
 #include <linux/kbuild.h>
 

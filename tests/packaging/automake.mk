@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/packaging/automake.mk -- the part of tests/packaging/check that
+# "make check" runs.  The rest (abi over every kernel and against the debug
+# kernel's source, install, purge: packages installed as root) runs from
+# tests/run-tests.
+#
+# test-abi-types.sh: vport-stt.o, built against this tree's kernel, stops
+# at the type checks of ovs-abi.h when two member types differ in
+# openvswitch.ko's BTF and five prototypes and types in ovs-abi.h, each
+# error naming what differs (one Kbuild run, about 30 s; skipped without a
+# kernel whose openvswitch.ko has BTF).
+TESTS += tests/packaging/test-abi-types.sh
+EXTRA_DIST += tests/packaging/test-abi-types.sh
