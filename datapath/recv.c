@@ -8,6 +8,7 @@
  */
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
+#include <linux/inetdevice.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/tcp.h>
@@ -396,6 +397,41 @@ static unsigned int leave_to_bridge(struct sk_buff *skb)
 	return NF_ACCEPT;
 }
 
+/*
+ * Whether IP input, right after this hook, would take @skb for itself
+ * rather than deliver it to a transport: a source route option (it drops
+ * such a packet, accept_source_route being off on a host, or forwards it
+ * to the next hop the option names), or a unicast packet in a link-layer
+ * broadcast or multicast where drop_unicast_in_l2_multicast is set.  Other
+ * options are not interpreted, as TCP would not.
+ */
+static bool ipv4_input_takes(const struct sk_buff *skb)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	const u8 *opt = (const u8 *)(iph + 1);
+	int len = iph->ihl * 4 - sizeof(*iph);
+	struct in_device *in_dev;
+
+	while (len > 0 && opt[0] != IPOPT_END) {
+		if (opt[0] == IPOPT_LSRR || opt[0] == IPOPT_SSRR)
+			return true;
+		if (opt[0] == IPOPT_NOOP) {
+			opt++;
+			len--;
+			continue;
+		}
+		if (len < 2 || opt[1] < 2)
+			break;
+		len -= opt[1];
+		opt += opt[1];
+	}
+	if (skb->pkt_type != PACKET_BROADCAST &&
+	    skb->pkt_type != PACKET_MULTICAST)
+		return false;
+	in_dev = __in_dev_get_rcu(skb->dev);
+	return in_dev && IN_DEV_ORCONF(in_dev, DROP_UNICAST_IN_L2_MULTICAST);
+}
+
 unsigned int stt_rcv_hook(void *priv, struct sk_buff *skb,
 			  const struct nf_hook_state *state)
 {
@@ -428,12 +464,16 @@ unsigned int stt_rcv_hook(void *priv, struct sk_buff *skb,
 	} else if (skb_rtable(skb)->rt_type != RTN_LOCAL) {
 		return NF_ACCEPT;
 	}
+	if (ipv4_input_takes(skb))
+		return NF_ACCEPT;
 	if (nf_bridge_in_prerouting(skb))
 		return leave_to_bridge(skb);
 	return steal_segment(port, skb, thoff);
 }
 
-/* True if IPv6 input, right after this hook, would deliver @skb here. */
+/* True if IPv6 input, right after this hook, would deliver @skb here; the
+ * route that says so is then attached.
+ */
 static bool ipv6_input_is_local(struct sk_buff *skb)
 {
 	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
@@ -454,14 +494,18 @@ static bool ipv6_input_is_local(struct sk_buff *skb)
 	 */
 	if (skb_valid_dst(skb))
 		return dst_rt6_info(skb_dst(skb))->rt6i_flags & RTF_LOCAL;
-	/* Looked up and let go, not attached as stt_rcv_hook() attaches
-	 * IPv4's: what IPv6 input finds for a segment not ours stays its own
+	/* Attached only to a segment we keep, as stt_rcv_hook() does IPv4's:
+	 * the IPsec policy check reads it (disable_policy), as it does for
+	 * TCP.  What IPv6 input finds for a segment not ours stays its own
 	 * business.
 	 */
 	dst = ip6_route_input_lookup(dev_net(skb->dev), skb->dev, &fl6, skb,
 				     RT6_LOOKUP_F_HAS_SADDR);
 	local = !dst->error && dst_rt6_info(dst)->rt6i_flags & RTF_LOCAL;
-	dst_release(dst);
+	if (local)
+		skb_dst_set(skb, dst);
+	else
+		dst_release(dst);
 	return local;
 }
 
@@ -533,8 +577,11 @@ unsigned int stt_rcv6_hook(void *priv, struct sk_buff *skb,
 	thoff = ipv6_segment_offset(skb, port);
 	if (thoff < 0 || !ipv6_input_is_local(skb))
 		return NF_ACCEPT;
-	if (nf_bridge_in_prerouting(skb))
+	if (nf_bridge_in_prerouting(skb)) {
+		/* br_netfilter routes it itself. */
+		skb_dst_drop(skb);
 		return leave_to_bridge(skb);
+	}
 	return steal_segment(port, skb, thoff);
 }
 

@@ -10,8 +10,9 @@
 # encrypted (no plaintext STT on the wire, the hash matches).  c, on
 # another link of b's, has an stt device for b but no SA: its plaintext
 # STT must be refused by b's inbound policy and counted
-# (rx_err_xfrm_policy), not decapsulated.  Without the inbound policy c's
-# frames are accepted, which shows it was the policy that refused them.
+# (rx_err_xfrm_policy), not decapsulated.  With disable_policy on c's link
+# c's frames are accepted, as TCP would be; without the inbound policy too,
+# which shows it was the policy that refused them.
 #
 # Reverse-path filtering: c then sends STT as a (source 192.0.2.1, a's
 # address and tunnel key) over its own link.  With rp_filter=1 on b, IP
@@ -147,6 +148,12 @@ if part ipsec; then
 		'import json, sys; print(json.load(sys.stdin)[0]["stats64"]["rx"]["errors"])')
 	[ "$errors" -ge "$refused" ] || fail "ip -s link: b's s1 rx errors $errors < $refused refused"
 	log "c sent $sent frames in plaintext; b refused $refused (rx_err_xfrm_policy), rx errors $errors, decapsulated none"
+
+	# With disable_policy on c's link, b applies no policy to what comes
+	# by it, to STT as to TCP (the input route says so).
+	run in_ns b sysctl -qw "net.$UL_FAMILY.conf.u1.disable_policy=1"
+	ping_sizes c 10.0.1.2 1
+	run in_ns b sysctl -qw "net.$UL_FAMILY.conf.u1.disable_policy=0"
 
 	# Without the inbound policy, the same frames are b's.
 	run ip -n b xfrm policy del dir in src "$ANY" dst "$ANY" \
