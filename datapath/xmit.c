@@ -291,11 +291,13 @@ static void path_from_info(struct stt_dev *stt, struct sk_buff *skb,
 {
 	const struct stt_config *cfg = &stt->cfg;
 	const struct iphdr *inner = ip_hdr(skb);
+	int sport_low, sport_high;
 
 	path->context_id = be64_to_cpu(info->key.tun_id);
 	path->dport = info->key.tp_dst ?: cfg->dst_port;
-	path->sport = udp_flow_src_port(stt->net, skb, cfg->sport_min,
-					cfg->sport_max, true);
+	stt_sport_range(stt, &sport_low, &sport_high);
+	path->sport = udp_flow_src_port(stt->net, skb, sport_low, sport_high,
+					true);
 	path->tos = info->key.tos;
 	path->ttl = info->key.ttl;
 	path->tos_inherited = false;
