@@ -9,6 +9,7 @@
 #include <linux/netdevice.h>
 #include <linux/stt.h>
 #include <net/gro_cells.h>
+#include <net/ip.h>
 #include <net/ip_tunnels.h>
 #include <net/ipv6.h>
 
@@ -65,6 +66,20 @@ static inline void stt_config_remote(const struct stt_config *cfg,
 		*remote = cfg->info.key.u.ipv6.dst;
 	else
 		ipv6_addr_set_v4mapped(cfg->info.key.u.ipv4.dst, remote);
+}
+
+/*
+ * The range from *@low to *@high that @stt's source ports are drawn from:
+ * the configured one, else the namespace's local port range, as
+ * udp_flow_src_port() chooses.
+ */
+static inline void stt_sport_range(const struct stt_dev *stt, int *low,
+				   int *high)
+{
+	*low = stt->cfg.sport_min;
+	*high = stt->cfg.sport_max;
+	if (*low >= *high)
+		inet_get_local_port_range(stt->net, low, high);
 }
 
 void stt_dev_setup(struct net_device *dev);

@@ -57,6 +57,8 @@ static struct stt_port *port_open(struct net *net, __be16 dst_port,
 	port->net = net;
 	port->dst_port = dst_port;
 	hash_init(port->peers);
+	hash_init(port->remotes);
+	stt_pmtu_dsts_init(&port->sent_to);
 
 	port->counters = stt_counters_alloc();
 	if (!port->counters) {
@@ -176,6 +178,19 @@ void stt_port_put(struct stt_port *port)
 		port_close(port);
 }
 
+static void hash_peer(struct stt_port *port, struct stt_port_member *member)
+{
+	hash_add_rcu(port->peers, &member->node, member->context_id);
+	hash_add_rcu(port->remotes, &member->remote_node,
+		     ipv6_addr_hash(&member->remote));
+}
+
+static void unhash_peer(struct stt_port_member *member)
+{
+	hash_del_rcu(&member->node);
+	hash_del_rcu(&member->remote_node);
+}
+
 /* Under RTNL: @member joins the port of @dst_port in @net, opened if need be. */
 int stt_port_attach(struct stt_port_member *member, struct net *net,
 		    __be16 dst_port, struct netlink_ext_ack *extack)
@@ -188,7 +203,7 @@ int stt_port_attach(struct stt_port_member *member, struct net *net,
 	if (member->collect_md)
 		rcu_assign_pointer(port->collect_md, member);
 	else
-		hash_add_rcu(port->peers, &member->node, member->context_id);
+		hash_peer(port, member);
 	rcu_assign_pointer(member->port, port);
 	return 0;
 }
@@ -204,7 +219,7 @@ void stt_port_detach(struct stt_port_member *member)
 	if (member->collect_md)
 		RCU_INIT_POINTER(port->collect_md, NULL);
 	else
-		hash_del_rcu(&member->node);
+		unhash_peer(member);
 	RCU_INIT_POINTER(member->port, NULL);
 	if (--port->refcnt == 0)
 		port_close(port);	/* waits for readers before freeing */
@@ -218,13 +233,12 @@ void stt_port_detach(struct stt_port_member *member)
  */
 void stt_port_unhash_peer(struct stt_port_member *member)
 {
-	hash_del_rcu(&member->node);
+	unhash_peer(member);
 }
 
 void stt_port_hash_peer(struct stt_port_member *member)
 {
-	hash_add_rcu(rtnl_dereference(member->port)->peers, &member->node,
-		     member->context_id);
+	hash_peer(rtnl_dereference(member->port), member);
 }
 
 static bool peer_matches(const struct stt_port_member *member,

@@ -14,6 +14,7 @@
 #include <linux/netfilter.h>
 #include <linux/rcupdate.h>
 
+#include "pmtu.h"
 #include "reasm.h"
 
 struct net;
@@ -28,6 +29,7 @@ struct stt_port_member {
 	/* From attach to detach; RCU for late stats readers. */
 	struct stt_port __rcu *port;
 	struct hlist_node node;		/* fixed peer: in port->peers */
+	struct hlist_node remote_node;	/* fixed peer: in port->remotes */
 	/* Fixed peer: the key.  An IPv4 remote is IPv4-mapped (::ffff:a.b.c.d),
 	 * as in the reassembly key.
 	 */
@@ -43,7 +45,12 @@ struct stt_port {
 	unsigned int refcnt;		/* devices, stt_port_get(); RTNL */
 	struct stt_port_member __rcu *collect_md;
 	DECLARE_HASHTABLE(peers, 6);	/* fixed-peer members by context id */
+	/* The same members by remote, for pmtu.c: an ICMP error quotes a
+	 * segment's addresses, not its context id.
+	 */
+	DECLARE_HASHTABLE(remotes, 6);
 	struct nf_hook_ops hooks[6];	/* recv.c's, pmtu.c's; IPv4, IPv6 */
+	struct stt_pmtu_dsts sent_to;	/* by the external device */
 	struct stt_reasm_table reasm;
 	struct stt_counters __percpu *counters;
 };

@@ -291,11 +291,13 @@ static void path_from_info(struct stt_dev *stt, struct sk_buff *skb,
 {
 	const struct stt_config *cfg = &stt->cfg;
 	const struct iphdr *inner = ip_hdr(skb);
+	int sport_low, sport_high;
 
 	path->context_id = be64_to_cpu(info->key.tun_id);
 	path->dport = info->key.tp_dst ?: cfg->dst_port;
-	path->sport = udp_flow_src_port(stt->net, skb, cfg->sport_min,
-					cfg->sport_max, true);
+	stt_sport_range(stt, &sport_low, &sport_high);
+	path->sport = udp_flow_src_port(stt->net, skb, sport_low, sport_high,
+					true);
 	path->tos = info->key.tos;
 	path->ttl = info->key.ttl;
 	path->tos_inherited = false;
@@ -438,6 +440,26 @@ static int route(struct stt_dev *stt, struct sk_buff *skb,
 	return route_ipv4(stt, skb, info, path, err);
 }
 
+/*
+ * An external device has no fixed remote for pmtu.c to check the ICMP
+ * errors about its segments against: it tells its port where it sends.
+ * Only to the port's own destination port, the one whose errors that port
+ * reads.
+ */
+static void note_destination(struct stt_dev *stt, const struct tx_path *path)
+{
+	struct in6_addr daddr;
+
+	if (!stt->cfg.collect_md || path->dport != stt->cfg.dst_port)
+		return;
+	if (path->ipv6)
+		daddr = path->ip6.daddr;
+	else
+		ipv6_addr_set_v4mapped(path->ip4.daddr, &daddr);
+	/* Attached from ndo_init to ndo_uninit, which no transmit outlives. */
+	stt_pmtu_dst_sent(&rcu_dereference_bh(stt->rx.port)->sent_to, &daddr);
+}
+
 /* Tunnel parameters of @skb: its metadata (external) or the configuration. */
 static const struct ip_tunnel_info *tx_info(struct stt_dev *stt,
 					    struct sk_buff *skb)
@@ -569,6 +591,7 @@ netdev_tx_t stt_xmit(struct sk_buff *skb, struct net_device *dev)
 	path_from_info(stt, skb, info, &path);
 	if (route(stt, skb, info, &path, &err))
 		goto drop;
+	note_destination(stt, &path);
 
 	err = xmit_offloaded(stt, skb, &path);
 	if (err == STT_TX_SW_SEGMENTED)
