@@ -105,6 +105,24 @@ static bool restore_offload(struct sk_buff *skb, const struct net_device *dev,
 }
 
 /*
+ * Up the stack through GRO, or through the backlog when @stt's device
+ * takes no GRO (ethtool -K DEV gro off, an XDP program), as
+ * gro_cells_receive() would itself, in the same queue, so frames keep
+ * their order.  Not through gro_cells_receive() then: from 6.12 it
+ * forgets the transport header, which GRO sets again and the backlog
+ * sets to the network header, and restore_offload() set it for a frame
+ * the sender left to segment: a bridge's __dev_queue_xmit() drops such
+ * a frame as SKB_BAD_GSO without it (6.12.118), and a NIC's TSO reads
+ * its headers' length from it.
+ */
+static int deliver(struct stt_dev *stt, struct sk_buff *skb)
+{
+	if (netif_elide_gro(stt->dev))
+		return netif_rx(skb);
+	return gro_cells_receive(&stt->gro_cells, skb);
+}
+
+/*
  * RFC 6040, as geneve and vxlan: CE outside becomes CE inside; a packet
  * that cannot carry it gets more than 1 (drop).  @skb's data is at the
  * inner L3 header.  A frame whose IP header sits behind a VLAN tag in the
@@ -219,8 +237,8 @@ static void rcv_frame(struct stt_port *port, struct sk_buff *skb,
 	}
 	len = skb->len + ETH_HLEN;
 	stt_count(counters, STT_RX_FRAMES);
-	/* gro_cells counts its own drops in the device's rx_dropped. */
-	if (likely(gro_cells_receive(&stt->gro_cells, skb) == NET_RX_SUCCESS))
+	/* Both count their own drops in the device's rx_dropped. */
+	if (likely(deliver(stt, skb) == NET_RX_SUCCESS))
 		dev_sw_netstats_rx_add(stt->dev, len);
 	return;
 

@@ -30,6 +30,16 @@
 # the VM's capture must hold exactly those segments, and the stt device
 # count every frame and no error.
 #
+# ecn: a frame whose inner TCP segment has ECN's CWR set is a GSO packet
+# marked ECN (kernel re-review N9), so that a device that cannot keep CWR
+# to the first segment it cuts (v0 with tx-tcp-ecn-segmentation off) gets
+# it cut in software: vm0 must see CWR on the first segment of each frame
+# only (RFC 3168), never the frame whole or CWR on every segment.  With
+# GRO off on s1, as GRO marks what it completes itself; which also takes
+# the frames up through the backlog, where 6.12's gro_cells lost the
+# transport header the bridge's transmit then needs (it dropped every
+# frame as SKB_BAD_GSO).
+#
 # csum: ethtool -K DEV rx off stops the receiver taking the header's
 # "checksum verified" (kernel re-review N9): frames so flagged whose inner
 # UDP checksum is wrong reach a UDP socket with rx on, and are counted as
@@ -47,7 +57,7 @@
 # of frames that never complete, under a limit of 512 KiB: what the two
 # ports hold never adds up to more, and the second is turned away.
 #
-# Usage: hostile-frames.sh [ipv4|ipv6] [bridge] [ovs] [pin] [csum]
+# Usage: hostile-frames.sh [ipv4|ipv6] [bridge] [ecn] [ovs] [pin] [csum]
 # [budget] (the parts to run; all by default, so that one can be shown
 # failing without the others).
 #
@@ -58,7 +68,7 @@
 #   lanes: trixie
 #   underlay: either
 #
-# Test: hostile_frames_debug ipv4 bridge pin csum budget
+# Test: hostile_frames_debug ipv4 bridge ecn pin csum budget
 #   All but the Open vSwitch part.
 #   timeout: 500
 #   kernels: debug only: hostile_frames runs every part on Debian's kernels
@@ -69,7 +79,7 @@ set -eu
 . "$(dirname "$0")/../stt-lib.sh"
 
 underlay_family "${1:-}" && shift
-PARTS=${*:-bridge ovs pin csum budget}
+PARTS=${*:-bridge ecn ovs pin csum budget}
 KEY=0x00000000000000aa
 PAIRS=12
 STT_ATTACK=$STT_GUEST_DIR/tools/stt-attack
@@ -153,7 +163,7 @@ add_ns x
 
 # ---- a bridge forwarding to a port without frag_list support ----------------
 
-if part bridge; then
+if part bridge || part ecn; then
 add_ns b
 add_ns vm0
 add_underlay x "$X1/$PREFIX" b "$B1/$PREFIX" 1500 u1
@@ -162,15 +172,54 @@ run in_ns b "$STT_CTL" add s1 remote "$X1" id $KEY
 run ip link add v0 netns b type veth peer name eth0 netns vm0
 run ip -n b link set s1 master br0
 run ip -n b link set v0 master br0
-run in_ns b ethtool -K v0 tx-scatter-gather-fraglist off tso off
 for dev in br0 s1 v0; do
 	ip -n b link set "$dev" up
 done
 ip -n vm0 link set eth0 up
+fi
 
+if part bridge; then
+run in_ns b ethtool -K v0 tx-scatter-gather-fraglist off tso off
 capture_vm vm0
 attack_burst u1 "$B1" "$(in_ns b cat /sys/class/net/u1/address)"
 check_delivered b s1 vm0
+fi
+
+# ---- ECN's CWR on the first segment only ------------------------------------------
+
+if part ecn; then
+CWR_FRAMES=8
+# v0 cuts TCP itself but cannot keep CWR to the first segment, like a NIC
+# without TSO ECN: the stack must cut a frame marked ECN for it, in
+# software, which clears CWR after the first segment.
+# (Two commands: "tso on" turns tx-tcp-ecn-segmentation on with the rest.)
+# GRO off on s1: GRO marks what it completes itself (tcp_gro_complete()),
+# which would hide whether the receive path does; Open vSwitch's vport
+# takes no GRO either.
+run in_ns b ethtool -K s1 gro off
+run in_ns b ethtool -K v0 tso on
+run in_ns b ethtool -K v0 tx-tcp-ecn-segmentation off
+capture_start vm0 eth0 vm0-ecn tcp port 2222
+run in_ns x "$STT_ATTACK" --iface u1 --dst "$B1" \
+	--dst-mac "$(in_ns b cat /sys/class/net/u1/address)" --key $KEY \
+	cwr=$CWR_FRAMES
+wait_for pcap_packets "$WORK/vm0-ecn.pcap" $((4 * CWR_FRAMES)) ||
+	fail "[vm0] received $(tcpdump -r "$WORK/vm0-ecn.pcap" 2>/dev/null | wc -l) packets, not the $((4 * CWR_FRAMES)) segments of $CWR_FRAMES frames"
+capture_stop "$CAPTURE_PID" vm0-ecn
+# "SEQUENCE LENGTH FLAGS" a segment; tcpdump writes ACK as ., CWR as W.
+tcpdump -r "$STT_RESULTS/vm0-ecn.pcap" -nn -S 2>/dev/null |
+	sed -n 's/.* Flags \[\([^]]*\)\], seq \([0-9]*\):[0-9]*,.* length \([0-9]*\).*/\2 \3 \1/p' |
+	sort -n > "$WORK/cwr.got"
+for ((i = 0; i < CWR_FRAMES; i++)); do
+	echo "$((i * 65536)) 256 .W"
+	for k in 256 512 768; do
+		echo "$((i * 65536 + k)) 256 ."
+	done
+done > "$WORK/cwr.want"
+diff "$WORK/cwr.want" "$WORK/cwr.got" ||
+	fail "[vm0] the segments received (sequence, length, flags) are not those sent (above): CWR belongs on the first of each frame only"
+stt_check_no_errors b s1
+log "[vm0] $CWR_FRAMES frames with CWR arrived as $((4 * CWR_FRAMES)) segments of 256 bytes, CWR on the first of each only"
 fi
 
 # ---- what a frame pins ---------------------------------------------------------
