@@ -15,7 +15,7 @@
 # Variables given to Kbuild (see datapath/Kbuild):
 #   STT_LIB_OBJS        the lib/*.c of the source tree as object names
 #                       ("stt_hdr.o stt_reasm.o ..."), for stt-y
-#   STT_MODULE_VERSION  build-aux/stt-version's, e.g. 0.1+88.gc5efc10
+#   STT_MODULE_VERSION  build-aux/stt-version's, e.g. 0.1+20261205.143012.gc5efc10
 #   W                   Kbuild's extra-warning level, 1 unless "make W=..."
 # and STT_VMLINUX or STT_OVS_KO if given to this make (where vport-stt.ko's
 # layout check finds the kernel's BTF).

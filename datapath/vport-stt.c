@@ -18,9 +18,7 @@
 #include <net/stt.h>
 
 #include "ovs-abi.h"
-
-/* Upstream never named it; Open vSwitch userspace uses this number. */
-#define OVS_VPORT_TYPE_STT 106
+#include "vport-type.h"
 
 static struct vport_ops stt_vport_ops;
 
@@ -129,4 +127,4 @@ module_exit(stt_vport_exit);
 MODULE_LICENSE("GPL");
 MODULE_VERSION(STT_MODULE_VERSION);
 MODULE_DESCRIPTION("Open vSwitch STT vport");
-MODULE_ALIAS("vport-type-106");
+MODULE_ALIAS(STT_VPORT_ALIAS);

@@ -13,6 +13,8 @@ EXTRA_DIST += \
 	debian/rules \
 	debian/source/format \
 	debian/stt-dkms.dkms.in \
+	debian/stt-dkms.mk \
+	debian/stt-dkms.postinst \
 	debian/stt-iproute2.install \
 	debian/stt-utils.install
 
