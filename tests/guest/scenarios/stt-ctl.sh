@@ -498,15 +498,6 @@ ip_shows() {
 	log "  ip -d link show $dev: ${want# *}"
 }
 
-# The plugin uses ip's own structures, declared for one iproute2 version:
-# it must be the one this ip is.
-plugin_version=$(strings -a "$IPLIB/link_stt.so" |
-	sed -n 's/^stt-iproute2-version=//p')
-ip_version=$(ip -V | sed -n 's/.*iproute2-\([0-9][0-9.]*\).*/\1/p')
-[ -n "$plugin_version" ] && [ "$plugin_version" = "$ip_version" ] ||
-	fail "ip is iproute2 $ip_version ($(ip -V)), link_stt.so was built for iproute2 ${plugin_version:-?}"
-log "link_stt.so: iproute2 $plugin_version, as ip -V says"
-
 # External devices, and (with fixed-peer mode) a device with every word, its
 # id above 2^53, and another with the other spellings, changed by ip link
 # set.
