@@ -202,11 +202,14 @@ static struct link_util link_util = {
  * plugin ("ip -d link" shows no details, "ip link add" refuses the words)
  * after our message, and never calls into, or links its list through, a
  * structure it might lay out differently. */
-static void (*resolve_link_util(void))(void)
+typedef void indirect_fn(void);
+
+static indirect_fn *
+resolve_link_util(void)
 {
     return (iproute2_running_fits()
-            ? (void (*)(void)) (uintptr_t) &link_util : NULL);
+            ? (indirect_fn *) (uintptr_t) &link_util : NULL);
 }
 
-void stt_link_util(void)
+indirect_fn stt_link_util
     __attribute__((ifunc("resolve_link_util"), visibility("default")));
