@@ -30,10 +30,13 @@ iproute2lib_PROGRAMS = utilities/link_stt.so
 endif
 utilities_link_stt_so_SOURCES = \
 	utilities/iproute2-abi.h \
+	utilities/iproute2-version.c \
+	utilities/iproute2-version.h \
 	utilities/link_stt.c \
 	utilities/stt-link.c \
 	utilities/stt-link.h \
 	include/uapi/linux/stt.h
+nodist_utilities_link_stt_so_SOURCES = stt-version.h
 utilities_link_stt_so_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
 utilities_link_stt_so_LDFLAGS = -shared
 

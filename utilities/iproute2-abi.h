@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What link_stt.so uses of the "ip" program that loads it, declared here
- * because iproute2 installs no headers.  Written from iproute2 v6.1.0
- * (tag v6.1.0, commit 83699d3d5077bbb3957030938f746601317767d2), Debian
- * 12's iproute2 6.1.0-3: ip/ip_common.h (struct link_util), include/
- * json_print.h and include/color.h (print_color_*(), open_json_object()),
- * include/libnetlink.h (addattr*()), include/utils.h (invarg(),
- * duparg()).
+ * because iproute2 installs no headers: ip/ip_common.h (struct link_util,
+ * struct iplink_req), include/json_print.h and include/color.h
+ * (print_color_*(), open_json_object()), include/libnetlink.h
+ * (addattr_l()), include/utils.h (invarg(), duparg()).  Written from
+ * iproute2 v6.1.0, Debian 12's iproute2 6.1.0-3.
  *
- * Nothing checks these declarations against the ip that loads the plugin:
- * configure builds the plugin only for an ip that says it is this version
- * ("ip -V"), the package depends on exactly this upstream version, and
- * tests compare "ip -V" with the version written into the plugin
- * (STT_IPROUTE2_VERSION_NOTE) and run it.  Another iproute2 version needs
- * this file read again against its sources.
+ * Every declaration is the same, to the byte and the type, in every
+ * iproute2 from STT_IPROUTE2_FIRST up to any release of STT_IPROUTE2_LAST:
+ * tests/iproute2/check-source compiles them beside each version's own
+ * headers (Debian's source packages; upstream's tags v6.1.0 to v7.1.0 were
+ * read the same way), and tests/iproute2/check-debian runs the plugin in
+ * each Debian suite's ip.  link_stt.so asks the ip that loads it for its
+ * version (iproute2-version.c) and refuses any other; the Debian package
+ * depends on this range.  A new iproute2 release is added by running
+ * check-source on its sources and moving STT_IPROUTE2_LAST.
  */
 #ifndef STT_IPROUTE2_ABI_H
 #define STT_IPROUTE2_ABI_H 1
@@ -23,11 +25,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* configure reads the version from this line. */
-#define STT_IPROUTE2_VERSION "6.1.0"
-
-/* In link_stt.so, so that "strings" shows what it was built for. */
-#define STT_IPROUTE2_VERSION_NOTE "stt-iproute2-version=" STT_IPROUTE2_VERSION
+/* configure and debian/rules read the range from these two lines. */
+#define STT_IPROUTE2_FIRST "6.1.0"
+#define STT_IPROUTE2_LAST "7.3"
 
 /* ip/ip_common.h.  ip finds "<kind>_link_util" in IP_LIB_DIR/link_<kind>.so
  * and links it into its list through 'next'. */

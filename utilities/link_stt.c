@@ -10,16 +10,19 @@
  *
  * The words are those of "stt-ctl add"; the output is stt-ctl's too
  * (stt-link.c prints for both).  It runs inside ip and calls ip's own
- * functions, declared in iproute2-abi.h for one iproute2 version only.
+ * functions, declared in iproute2-abi.h for the iproute2 versions they were
+ * checked against; in any other ip it stays out of the way.
  */
 #include <config.h>
 
 #include <linux/stt.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "iproute2-abi.h"
+#include "iproute2-version.h"
 #include "stt-link.h"
 
 /* ip hands print_opt() its attributes as struct rtattr; stt-link.c reads
@@ -30,10 +33,6 @@ _Static_assert(sizeof(struct rtattr) == sizeof(struct nlattr)
                && offsetof(struct rtattr, rta_type)
                   == offsetof(struct nlattr, nla_type),
                "struct rtattr and struct nlattr differ");
-
-/* What this file was built for, readable with "strings link_stt.so". */
-static const char version_note[] __attribute__((used))
-    = STT_IPROUTE2_VERSION_NOTE;
 
 static void
 print_usage(FILE *f)
@@ -189,10 +188,28 @@ stt_print_help(struct link_util *lu, int argc, char **argv, FILE *f)
     print_usage(f);
 }
 
-__attribute__((visibility("default"))) struct link_util stt_link_util = {
+static struct link_util link_util = {
     .id = STT_LINK_KIND,
     .maxattr = IFLA_STT_MAX,
     .parse_opt = stt_parse_opt,
     .print_opt = stt_print_opt,
     .print_help = stt_print_help,
 };
+
+/* ip takes "stt_link_util" with dlsym(), which for an indirect function
+ * returns what its resolver returns: the structure in an ip that
+ * iproute2-abi.h fits, else NULL.  ip then treats stt as a kind without a
+ * plugin ("ip -d link" shows no details, "ip link add" refuses the words)
+ * after our message, and never calls into, or links its list through, a
+ * structure it might lay out differently. */
+typedef void indirect_fn(void);
+
+static indirect_fn *
+resolve_link_util(void)
+{
+    return (iproute2_running_fits()
+            ? (indirect_fn *) (uintptr_t) &link_util : NULL);
+}
+
+indirect_fn stt_link_util
+    __attribute__((ifunc("resolve_link_util"), visibility("default")));

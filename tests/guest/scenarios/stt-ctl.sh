@@ -455,6 +455,23 @@ userns_checks() {
 IPLIB=$(dirname "$(find_built utilities/link_stt.so)") ||
 	fail "utilities/link_stt.so was not built: see configure's summary"
 
+# Every Debian suite's ip as well: tests/iproute2/fetch made on the host a
+# root for each (/var/cache/stt-iproute2/SUITE/root, which run-tests fills
+# before the guests), where it runs chrooted, with the plugin's directory
+# at ROOT/stt and /proc in it (the plugin asks /proc/self/exe -V which
+# iproute2 it is in).
+IPROUTE2_CACHE=/var/cache/stt-iproute2
+SUITE_ROOTS=()
+for root in "$IPROUTE2_CACHE"/*/root; do
+	[ -e "$root/bin/ip" ] || continue
+	run mount --bind "$IPLIB" "$root/stt"
+	run mount -t proc proc "$root/proc"
+	log "  $(chroot "$root" /bin/ip -V) in $root"
+	SUITE_ROOTS+=("$root")
+done
+[ ${#SUITE_ROOTS[@]} -gt 0 ] ||
+	fail "no Debian suite's ip in $IPROUTE2_CACHE: run tests/iproute2/fetch on the host"
+
 # ipl NS ARGS...: ip -n NS ARGS with the plugin, logged; it must succeed
 # (a plugin that does not match ip's structures is not reached, or
 # misparses).
@@ -465,47 +482,62 @@ ipl() {
 	IP_LIB_DIR=$IPLIB ip -n "$ns" "$@" || fail "ip $* failed"
 }
 
-# same_linkinfo NS DEV: "ip -j -d link show DEV" and "stt-ctl -j show DEV"
-# give the same linkinfo (info_kind and info_data), key by key.
+# every_ip NS NAME ARGS...: "ip ARGS" in NS with the plugin, by this
+# host's ip into $WORK/NAME.0 and by each suite's into $WORK/NAME.1, ...;
+# IP_WHO[N] says whose output NAME.N is.
+every_ip() {
+	local ns=$1 name=$2 n=0 root
+	shift 2
+	IP_WHO=("ip $(ip -V | sed -n 's/.*\(iproute2-[0-9.]*\).*/\1/p')")
+	IP_LIB_DIR=$IPLIB ip -n "$ns" "$@" > "$WORK/$name.0" ||
+		fail "ip $* failed"
+	for root in "${SUITE_ROOTS[@]}"; do
+		n=$((n + 1))
+		IP_WHO[n]="$(basename "$(dirname "$root")")'s ip"
+		IP_LIB_DIR=/stt in_ns "$ns" chroot "$root" /bin/ip "$@" \
+			> "$WORK/$name.$n" || fail "${IP_WHO[n]} $* failed"
+	done
+}
+
+# same_linkinfo NS DEV: "ip -j -d link show DEV", by every ip, and
+# "stt-ctl -j show DEV" give the same linkinfo (info_kind and info_data),
+# key by key.
 same_linkinfo() {
-	local ns=$1 dev=$2
-	log "+ [$ns] ip -j -d link show $dev == stt-ctl -j show $dev (linkinfo)"
-	IP_LIB_DIR=$IPLIB ip -n "$ns" -j -d link show "$dev" \
-		> "$WORK/ip-link.json" || fail "ip -j -d link show $dev failed"
+	local ns=$1 dev=$2 n args=()
+	log "+ [$ns] ip -j -d link show $dev == stt-ctl -j show $dev (linkinfo), by ${#SUITE_ROOTS[@]} more ips"
+	every_ip "$ns" ip-link -j -d link show "$dev"
 	in_ns "$ns" "$STT_CTL" -j show "$dev" > "$WORK/ctl-link.json" ||
 		fail "stt-ctl -j show $dev failed"
+	for n in "${!IP_WHO[@]}"; do
+		args+=("${IP_WHO[n]}" "$WORK/ip-link.$n")
+	done
 	/usr/bin/python3 -c '
 import json, sys
-ip = json.load(open(sys.argv[1]))[0]["linkinfo"]
-ctl = json.load(open(sys.argv[2]))[0]["linkinfo"]
-for key in sorted(set(ip["info_data"]) | set(ctl["info_data"])):
-    a, b = ip["info_data"].get(key), ctl["info_data"].get(key)
-    if a != b:
-        sys.exit("info_data.%s: ip %r, stt-ctl %r" % (key, a, b))
-if ip != ctl:
-    sys.exit("linkinfo: ip %r, stt-ctl %r" % (ip, ctl))
-print("  info_data " + json.dumps(ip["info_data"], sort_keys=True))
-' "$WORK/ip-link.json" "$WORK/ctl-link.json" ||
+ctl = json.load(open(sys.argv[1]))[0]["linkinfo"]
+for who, path in zip(sys.argv[2::2], sys.argv[3::2]):
+    ip = json.load(open(path))[0]["linkinfo"]
+    for key in sorted(set(ip["info_data"]) | set(ctl["info_data"])):
+        a, b = ip["info_data"].get(key), ctl["info_data"].get(key)
+        if a != b:
+            sys.exit("info_data.%s: %s %r, stt-ctl %r" % (key, who, a, b))
+    if ip != ctl:
+        sys.exit("linkinfo: %s %r, stt-ctl %r" % (who, ip, ctl))
+print("  info_data " + json.dumps(ctl["info_data"], sort_keys=True))
+' "$WORK/ctl-link.json" "${args[@]}" ||
 		fail "ip and stt-ctl disagree on $dev"
 }
 
-# ip_shows NS DEV WORDS: "ip -d link show DEV" has the line "    stt WORDS ".
+# ip_shows NS DEV WORDS: "ip -d link show DEV", by every ip, has the line
+# "    stt WORDS ".
 ip_shows() {
-	local ns=$1 dev=$2 want="    stt $3 "
-	IP_LIB_DIR=$IPLIB ip -n "$ns" -d link show "$dev" > "$WORK/ip-d.txt"
-	grep -qxF -- "$want" <(sed 's/addrgenmode.*//' "$WORK/ip-d.txt") ||
-		fail "ip -d link show $dev has no line \"$want\": $(cat "$WORK/ip-d.txt")"
-	log "  ip -d link show $dev: ${want# *}"
+	local ns=$1 dev=$2 want="    stt $3 " n
+	every_ip "$ns" ip-d -d link show "$dev"
+	for n in "${!IP_WHO[@]}"; do
+		grep -qxF -- "$want" <(sed 's/addrgenmode.*//' "$WORK/ip-d.$n") ||
+			fail "${IP_WHO[n]} -d link show $dev has no line \"$want\": $(cat "$WORK/ip-d.$n")"
+	done
+	log "  ip -d link show $dev, by ${#IP_WHO[@]} ips: ${want# *}"
 }
-
-# The plugin uses ip's own structures, declared for one iproute2 version:
-# it must be the one this ip is.
-plugin_version=$(strings -a "$IPLIB/link_stt.so" |
-	sed -n 's/^stt-iproute2-version=//p')
-ip_version=$(ip -V | sed -n 's/.*iproute2-\([0-9][0-9.]*\).*/\1/p')
-[ -n "$plugin_version" ] && [ "$plugin_version" = "$ip_version" ] ||
-	fail "ip is iproute2 $ip_version ($(ip -V)), link_stt.so was built for iproute2 ${plugin_version:-?}"
-log "link_stt.so: iproute2 $plugin_version, as ip -V says"
 
 # External devices, and (with fixed-peer mode) a device with every word, its
 # id above 2^53, and another with the other spellings, changed by ip link
@@ -552,6 +584,9 @@ else
 	log "fixed-peer checks skipped (--fixed-peer=no)"
 fi
 plugin_checks
+for root in "${SUITE_ROOTS[@]}"; do
+	run umount "$root/proc" "$root/stt"
+done
 
 # ---- del ----------------------------------------------------------------
 
