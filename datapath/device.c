@@ -77,6 +77,16 @@ static void stt_uninit(struct net_device *dev)
 	struct stt_dev *stt = netdev_priv(dev);
 
 	stt_port_detach(&stt->rx);
+	/* A receive path that found the device before the detach may
+	 * still read it (and drop the frame: the device is down) until a
+	 * grace period has passed.  unregister_netdevice_many() waits for
+	 * one after every device's ndo_uninit and before freeing any, so a
+	 * namespace's exit waits once, not once per device; a
+	 * register_netdevice() that failed after ndo_init does not, and
+	 * its caller frees the device at once.
+	 */
+	if (dev->reg_state != NETREG_UNREGISTERING)
+		synchronize_net();
 	gro_cells_destroy(&stt->gro_cells);
 	dst_cache_destroy(&stt->cfg.info.dst_cache);
 }

@@ -9,6 +9,7 @@
 
 #include "link.h"
 #include "netns.h"
+#include "port.h"
 #include "stats.h"
 
 static int __init stt_mod_init(void)
@@ -16,10 +17,13 @@ static int __init stt_mod_init(void)
 	int err;
 
 	stt_stats_init();
+	err = stt_port_init();
+	if (err)
+		return err;
 	/* Namespaces first: a device can be created once the kind is. */
 	err = stt_netns_init();
 	if (err)
-		return err;
+		goto err_uninit_port;
 	err = stt_link_init();
 	if (err)
 		goto err_uninit_netns;
@@ -27,6 +31,8 @@ static int __init stt_mod_init(void)
 
 err_uninit_netns:
 	stt_netns_uninit();
+err_uninit_port:
+	stt_port_uninit();
 	return err;
 }
 
@@ -34,6 +40,7 @@ static void __exit stt_mod_exit(void)
 {
 	stt_link_uninit();
 	stt_netns_uninit();
+	stt_port_uninit();	/* after the last port closed */
 }
 
 module_init(stt_mod_init);

@@ -10,6 +10,7 @@
 
 #include "device.h"
 #include "netns.h"
+#include "port.h"
 
 static unsigned int stt_net_id;
 
@@ -42,6 +43,7 @@ static void __net_exit stt_exit_batch_net(struct list_head *net_list)
 			stt_dev_unregister(stt->dev, &list_kill);
 	unregister_netdevice_many(&list_kill);
 	rtnl_unlock();
+	stt_port_wait_closed();
 
 	list_for_each_entry(net, net_list, exit_list)
 		WARN_ON_ONCE(!list_empty(&stt_net(net)->port_list));

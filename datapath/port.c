@@ -18,6 +18,7 @@
 #include <linux/netfilter_ipv6.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <net/ipv6.h>
 #include <net/netfilter/ipv4/nf_defrag_ipv4.h>
 #include <net/netfilter/ipv6/nf_defrag_ipv6.h>
@@ -134,20 +135,57 @@ err_free_port:
 	return ERR_PTR(err);
 }
 
+static struct workqueue_struct *port_free_wq;
+
+static void port_free(struct work_struct *work)
+{
+	struct stt_port *port = container_of(to_rcu_work(work),
+					     struct stt_port, free_work);
+
+	stt_reasm_table_destroy(&port->reasm);
+	stt_counters_free(port->counters);
+	kfree(port);
+}
+
+/*
+ * A hook may still be running on another CPU, and a device's stats reader
+ * may still see the port, until a grace period has passed: only then are
+ * the table and counters unused.  The port is freed after one, on a
+ * workqueue rather than by waiting for it here under RTNL, once per port:
+ * a namespace's exit closes all its ports in one batch.
+ */
 static void port_close(struct stt_port *port)
 {
 	list_del(&port->list);
 	nf_unregister_net_hooks(port->net, port->hooks,
 				ARRAY_SIZE(port->hooks));
-	/* A hook may still be running on another CPU until a grace period
-	 * has passed; only then are the table and counters unused.
-	 */
-	synchronize_net();
 	nf_defrag_ipv6_disable(port->net);
 	nf_defrag_ipv4_disable(port->net);
-	stt_reasm_table_destroy(&port->reasm);
-	stt_counters_free(port->counters);
-	kfree(port);
+	INIT_RCU_WORK(&port->free_work, port_free);
+	queue_rcu_work(port_free_wq, &port->free_work);
+}
+
+/*
+ * Waits until the ports closed so far are freed: their tables give back
+ * what they hold to their namespace's reassembly budget, which must
+ * still be there.
+ */
+void stt_port_wait_closed(void)
+{
+	rcu_barrier();			/* queue_rcu_work()'s grace periods */
+	flush_workqueue(port_free_wq);
+}
+
+int stt_port_init(void)
+{
+	port_free_wq = alloc_workqueue("stt_port_free", 0, 0);
+	return port_free_wq ? 0 : -ENOMEM;
+}
+
+void stt_port_uninit(void)
+{
+	stt_port_wait_closed();
+	destroy_workqueue(port_free_wq);
 }
 
 /*
@@ -209,8 +247,10 @@ int stt_port_attach(struct stt_port_member *member, struct net *net,
 }
 
 /*
- * Under RTNL; after it returns no receive path can see @member, and no
- * stats reader its port.
+ * Under RTNL: @member leaves its port, closed if it was the last.  Receive
+ * paths and stats readers that found @member or its port before may use
+ * them until a grace period has passed, which the caller waits for before
+ * freeing @member.
  */
 void stt_port_detach(struct stt_port_member *member)
 {
@@ -221,10 +261,7 @@ void stt_port_detach(struct stt_port_member *member)
 	else
 		unhash_peer(member);
 	RCU_INIT_POINTER(member->port, NULL);
-	if (--port->refcnt == 0)
-		port_close(port);	/* waits for readers before freeing */
-	else
-		synchronize_net();
+	stt_port_put(port);
 }
 
 /*

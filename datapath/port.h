@@ -13,6 +13,7 @@
 #include <linux/list.h>
 #include <linux/netfilter.h>
 #include <linux/rcupdate.h>
+#include <linux/workqueue.h>
 
 #include "pmtu.h"
 #include "reasm.h"
@@ -53,8 +54,12 @@ struct stt_port {
 	struct stt_pmtu_dsts sent_to;	/* by the external device */
 	struct stt_reasm_table reasm;
 	struct stt_counters __percpu *counters;
+	struct rcu_work free_work;	/* port_close() */
 };
 
+int stt_port_init(void);
+void stt_port_uninit(void);
+void stt_port_wait_closed(void);
 struct stt_port *stt_port_find(struct net *net, __be16 dst_port);
 struct stt_port *stt_port_get(struct net *net, __be16 dst_port,
 			      struct netlink_ext_ack *extack);

@@ -7,6 +7,7 @@
 EXTRA_DIST += \
 	tests/bench/bench.sh \
 	tests/bench/debian-packages \
+	tests/bench/netns-exit.sh \
 	tests/bench/reasm-cpu.sh \
 	tests/bench/report \
 	tests/bench/run
