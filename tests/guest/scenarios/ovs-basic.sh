@@ -25,7 +25,7 @@
 #   has its own root).
 #   timeout: 600
 #   host: ovs-basic
-#   lanes: trixie
+#   lanes: 6.12-deb13
 #   kernels: not debug: ovs-keys, dev-ovs and ovs-churn
 #   underlay: either
 
