@@ -21,12 +21,14 @@ one of these keys (a deeper indented line continues a value):
   cpus      guest CPUs (default conftest.DEFAULT_CPUS)
   nics      emulated NICs, run-guest --nic each (default none)
   modules   "no": the scenario needs no STT modules (default: it needs
-            stt.ko and vport-stt.ko, built for each kernel)
+            stt.ko, and vport-stt.ko where the kernel has legacy vport
+            types, built for each kernel)
   kernels   "all" (default); "debug instead": on the debug kernel rather
             than the distro kernel of its series; "not debug: COVERED_BY"
             or "debug only: COVERED_BY", naming what checks the same on the
             other kernels; "newest distro: WHY" or "oldest distro: WHY" (one
-            Debian kernel, the newest or the oldest installed)
+            Debian kernel, the newest or the oldest installed); "lanes
+            only: WHY": on its lanes alone (see lanes), none of the host's
   lanes     PATTERN...: runs on the lanes of other Debian releases whose
             kernel's short name ("6.12-deb13", "7.3-deb13", "7.2-deb14")
             one of these shell patterns matches ("7.*-deb*"); a case
@@ -55,7 +57,7 @@ KEYS = ("timeout", "cpus", "nics", "modules", "kernels", "lanes", "host",
         "underlay")
 FAMILIES = ("ipv4", "ipv6")
 KERNEL_POLICIES = ("all", "debug instead", "not debug", "debug only",
-                   "newest distro", "oldest distro")
+                   "newest distro", "oldest distro", "lanes only")
 
 
 class Case:
@@ -174,6 +176,9 @@ def _check(case):
                             "7.*-deb*)" % (case.where(), pattern))
     if "lanes" in case.options and not case.lanes:
         raise CaseError("%s: lanes: names no lane" % case.where())
+    if policy == "lanes only" and not case.lanes:
+        raise CaseError("%s: kernels: lanes only, but no lanes: key names "
+                        "one" % case.where())
 
 
 def read_cases(path):

@@ -84,6 +84,8 @@ def test_case_over_ipv6(tmp_path):
     ("#   timeout: 9\n#   lanes: 7.3-deb13 6.12\n",
      "x.sh:1: lanes: '6.12' is not a lane's kernel"),
     ("#   timeout: 9\n#   lanes:  \n", "x.sh:1: lanes: names no lane"),
+    ("#   timeout: 9\n#   kernels: lanes only: newer\n",
+     "x.sh:1: kernels: lanes only, but no lanes: key names one"),
 ])
 def test_malformed_declarations_refused(tmp_path, block, message):
     with pytest.raises(CaseError) as err:

@@ -103,6 +103,9 @@ def apply_kernel_policy(scenario, case):
     elif policy == "oldest distro" and \
             scenario.release != oldest_distro_kernel():
         pytest.skip("runs on the oldest distro kernel only: " + text)
+    elif policy == "lanes only":
+        pytest.skip("runs on the lanes %s only: %s"
+                    % (" ".join(case.lanes), text))
 
 
 def test_scenario(scenario, case):
