@@ -261,7 +261,7 @@ ctlq a -s show s2 | grep -q '^    RX: ' || fail "stt-ctl -s show s2: no RX line"
 vanish() {
 	local ns=$1 dev=$2
 	shift 2
-	log "+ [$ns] stt-ctl $*  (deleting $dev when it reads counters)"
+	log "+ [$ns] stt-ctl $*  (deleting $dev when it reads counters)" >&2
 	in_ns "$ns" gdb -nx -batch -q -ex 'break eth_counters_get' \
 		-ex "run $* > $WORK/vanish.out 2> $WORK/vanish.err" \
 		-ex "shell ip link del $dev" -ex delete -ex continue \
