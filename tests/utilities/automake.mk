@@ -17,3 +17,8 @@ EXTRA_DIST += tests/utilities/test-iproute2-plugin.sh
 # systemd-analyze verify, and stt-ctl takes the words of the examples.
 TESTS += tests/utilities/test-boot-examples.sh
 EXTRA_DIST += tests/utilities/test-boot-examples.sh
+
+# test-man-pages.sh: stt(4) and stt-ctl(8) format cleanly; stt(4) has every
+# counter and module parameter; stt-man refuses a template that drifted.
+TESTS += tests/utilities/test-man-pages.sh
+EXTRA_DIST += tests/utilities/test-man-pages.sh
