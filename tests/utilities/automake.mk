@@ -13,8 +13,9 @@ EXTRA_DIST += tests/utilities/test-stt-ctl-args.sh
 TESTS += tests/utilities/test-iproute2-plugin.sh
 EXTRA_DIST += tests/utilities/test-iproute2-plugin.sh
 
-# test-boot-examples.sh: the systemd unit of utilities/examples/ passes
-# systemd-analyze verify, and stt-ctl takes the words of the examples.
+# test-boot-examples.sh: stt@.service passes systemd-analyze verify,
+# stt-generator wants it for each /etc/stt/NAME.conf, and stt-ctl takes the
+# words of the examples.
 TESTS += tests/utilities/test-boot-examples.sh
 EXTRA_DIST += tests/utilities/test-boot-examples.sh
 
