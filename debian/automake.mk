@@ -18,6 +18,7 @@ EXTRA_DIST += \
 	debian/stt-dkms.docs \
 	debian/stt-dkms.install \
 	debian/stt-dkms.postinst \
+	debian/stt-dkms.prerm \
 	debian/stt-iproute2.docs \
 	debian/stt-iproute2.install \
 	debian/stt-utils.docs \
