@@ -22,10 +22,10 @@
 #
 # STT_KBUILD_IN, if given, is a command that Kbuild's make runs under, with
 # LINUX_BUILD then the build directory as that command sees it: tests/
-# build-all builds the Debian 13 lane's modules with
+# build-all builds each lane's modules (tests/roots/) with
 #   make modules LINUX_BUILD=/usr/src/linux-headers-REL \
-#        STT_KBUILD_IN="tests/trixie/in-root ROOT SRC BUILD --"
-# so that trixie's make and gcc build them in its root.
+#        STT_KBUILD_IN="tests/roots/in-root ROOT SRC BUILD --"
+# so that the root's make and gcc build them there.
 # Other Kbuild variables given to this make on its command line (C=1 or C=2
 # for sparse, V=1, KCFLAGS=...) reach Kbuild unchanged through MAKEFLAGS.
 #

@@ -328,10 +328,11 @@ static void default_config(struct stt_config *cfg)
 	cfg->df = STT_DF_UNSET;
 }
 
-static int stt_newlink(struct net *net, struct net_device *dev,
-		       struct nlattr *tb[], struct nlattr *data[],
+static int stt_newlink(struct net_device *dev,
+		       struct rtnl_newlink_params *params,
 		       struct netlink_ext_ack *extack)
 {
+	struct nlattr **data = params->data;
 	struct stt_config cfg;
 	int err;
 
@@ -343,8 +344,11 @@ static int stt_newlink(struct net *net, struct net_device *dev,
 	err = nl_to_config(data, &cfg, false, extack);
 	if (err)
 		return err;
-	return stt_configure(net, dev, &cfg, tb[IFLA_MTU], extack);
+	return stt_configure(rtnl_newlink_link_net(params), dev, &cfg,
+			     params->tb[IFLA_MTU], extack);
 }
+
+STT_RTNL_NEWLINK_ADAPTER(stt_newlink);
 
 static int stt_changelink(struct net_device *dev, struct nlattr *tb[],
 			  struct nlattr *data[],
@@ -461,7 +465,7 @@ static struct rtnl_link_ops stt_link_ops __read_mostly = {
 	.priv_size	= sizeof(struct stt_dev),
 	.setup		= stt_dev_setup,
 	.validate	= stt_validate,
-	.newlink	= stt_newlink,
+	.newlink	= STT_RTNL_NEWLINK(stt_newlink),
 	.changelink	= stt_changelink,
 	.dellink	= stt_dev_unregister,
 	.get_size	= stt_get_size,

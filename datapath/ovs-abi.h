@@ -31,6 +31,7 @@
 
 #include <linux/build_bug.h>
 #include <linux/list.h>
+#include <linux/netdevice.h>
 #include <linux/openvswitch.h>
 #include <linux/stddef.h>
 #include <linux/stringify.h>
@@ -72,7 +73,19 @@ struct vport_ops {
 struct vport *ovs_vport_alloc(int priv_size, const struct vport_ops *ops,
 			      const struct vport_parms *parms);
 void ovs_vport_free(struct vport *vport);
-struct vport *ovs_netdev_link(struct vport *vport, const char *name);
+/*
+ * ovs_netdev_link() links a new vport's device into the datapath, in one
+ * of two forms.  Up to 6.12 (at least) it takes the device's name, finds
+ * the device and holds it in vport->dev itself; later kernels (7.2) take a
+ * vport whose device its creator holds there already, and whether it is a
+ * tunnel's, which a failure then deletes.  Each form is declared under a
+ * name of its own for the one symbol, and STT_OVS_NETDEV_LINK_HELD says
+ * which one openvswitch.ko has.
+ */
+struct vport *stt_ovs_netdev_link_name(struct vport *vport, const char *name)
+	__asm__("ovs_netdev_link");
+struct vport *stt_ovs_netdev_link_held(struct vport *vport, bool tunnel)
+	__asm__("ovs_netdev_link");
 void ovs_netdev_tunnel_destroy(struct vport *vport);
 int __ovs_vport_ops_register(struct vport_ops *ops);
 void ovs_vport_ops_unregister(struct vport_ops *ops);
@@ -80,15 +93,18 @@ void ovs_vport_ops_unregister(struct vport_ops *ops);
 #define STT_OVS_SIZE(s)							\
 	static_assert(sizeof(struct s) == STT_OVS_SIZEOF_##s,		\
 		      "struct " #s " does not match openvswitch.ko: its size")
-/* Only read at its offset, through STT_OVS_FIELD() below. */
+/* Only used at its offset, through STT_OVS_FIELD() below. */
 #define STT_OVS_OPAQUE(s, m)						\
 	static_assert(STT_OVS_OFFSETOF_##s##_##m >= 0,			\
 		      "struct " #s ": no offset for member " #m)
 #define STT_OVS_OFFSET_OK(s, m)						\
 	(offsetof(struct s, m) == STT_OVS_OFFSETOF_##s##_##m)
-/* A pointer to member @m, taken as a @type, of the struct @s at @p. */
-#define STT_OVS_AT(type, p, s, m)					\
-	((const typeof(type) *)((const u8 *)(p) + STT_OVS_OFFSETOF_##s##_##m))
+/*
+ * A pointer to member @m, taken as a @qual @type, of the struct @s at @p
+ * (@qual: const, or nothing to write it).
+ */
+#define STT_OVS_AT(qual, type, p, s, m)					\
+	((qual typeof(type) *)((qual u8 *)(p) + STT_OVS_OFFSETOF_##s##_##m))
 
 #ifdef STT_OVS_LAYOUT_TYPES
 /* The layout was read from BTF: types and prototypes are checked too. */
@@ -102,37 +118,80 @@ void ovs_vport_ops_unregister(struct vport_ops *ops);
 	static_assert(STT_OVS_OFFSET_OK(s, m) &&			\
 		      STT_OVS_TYPE_OK(typeof(((struct s *)0)->m), s##_##m), \
 		      STT_OVS_MEMBER_DIFFERS(s, m))
+/* @f is pasted before it is expanded: ovs_netdev_link is a macro there. */
 #define STT_OVS_FUNC(f)							\
-	static_assert(STT_OVS_TYPE_OK(typeof(f), f),			\
+	static_assert(__builtin_types_compatible_p(typeof(f),		\
+						   stt_ovs_type_##f),	\
 		      #f "() does not match openvswitch.ko (openvswitch.ko has " \
 		      STT_OVS_DECL_##f ")")
-#define STT_OVS_FIELD(type, p, s, m) ({					\
+#define STT_OVS_CHECKED_AT(qual, type, p, s, m) ({			\
 	static_assert(STT_OVS_TYPE_OK(type, s##_##m),			\
 		      STT_OVS_MEMBER_DIFFERS(s, m));			\
-	STT_OVS_AT(type, p, s, m);					\
+	STT_OVS_AT(qual, type, p, s, m);				\
 })
+#define STT_OVS_NETDEV_LINK_HELD					\
+	STT_OVS_TYPE_OK(typeof(stt_ovs_netdev_link_held), ovs_netdev_link)
 #else
-/* The layout was read from kernel source: sizes and offsets alone. */
+/*
+ * The layout was read from kernel source: sizes and offsets alone, and
+ * STT_OVS_NETDEV_LINK_HELD.
+ */
 #define STT_OVS_MEMBER(s, m)						\
 	static_assert(STT_OVS_OFFSET_OK(s, m),				\
 		      "struct " #s " does not match openvswitch.ko: member " #m)
-#define STT_OVS_FIELD(type, p, s, m) STT_OVS_AT(type, p, s, m)
+#define STT_OVS_CHECKED_AT(qual, type, p, s, m) STT_OVS_AT(qual, type, p, s, m)
 #endif
+/* Member @m of the struct @s at @p, to read, or to write (_W). */
+#define STT_OVS_FIELD(type, p, s, m) STT_OVS_CHECKED_AT(const, type, p, s, m)
+#define STT_OVS_FIELD_W(type, p, s, m) STT_OVS_CHECKED_AT(, type, p, s, m)
 
+/* The list's ovs_netdev_link() is the form openvswitch.ko has. */
+#define ovs_netdev_link							\
+	__builtin_choose_expr(STT_OVS_NETDEV_LINK_HELD,			\
+			      stt_ovs_netdev_link_held,			\
+			      stt_ovs_netdev_link_name)
 #include "ovs-layout-list.h"
+#undef ovs_netdev_link
 #undef STT_OVS_SIZE
 #undef STT_OVS_MEMBER
 #undef STT_OVS_OPAQUE
 #undef STT_OVS_FUNC
 
 /*
- * struct vport and struct datapath stay opaque: vport-stt reads only these
- * members, each through STT_OVS_FIELD(), which checks the type it is read
- * as where it can.
+ * struct vport and struct datapath stay opaque: vport-stt uses only these
+ * members, each through STT_OVS_FIELD() or STT_OVS_FIELD_W(), which check
+ * the type it is used as where they can.
  */
 static inline struct net_device *stt_ovs_vport_dev(const struct vport *vport)
 {
 	return *STT_OVS_FIELD(struct net_device *, vport, vport, dev);
+}
+
+/*
+ * Gives a new @vport its device @dev, held, as the form of
+ * ovs_netdev_link() that takes it so expects: with RTNL held, so that @dev
+ * cannot go first.  The other form finds and holds the device itself.
+ */
+static inline void stt_ovs_vport_hold_dev(struct vport *vport,
+					  struct net_device *dev)
+{
+	if (!STT_OVS_NETDEV_LINK_HELD)
+		return;
+	*STT_OVS_FIELD_W(struct net_device *, vport, vport, dev) = dev;
+	netdev_hold(dev, STT_OVS_FIELD_W(netdevice_tracker, vport, vport,
+					 dev_tracker), GFP_KERNEL);
+}
+
+/*
+ * Links @vport's device, named @name, into the datapath: a tunnel's, which
+ * the form that knows deletes on failure.  On failure @vport is freed.
+ */
+static inline struct vport *stt_ovs_netdev_link(struct vport *vport,
+						const char *name)
+{
+	if (STT_OVS_NETDEV_LINK_HELD)
+		return stt_ovs_netdev_link_held(vport, true);
+	return stt_ovs_netdev_link_name(vport, name);
 }
 
 static inline struct net *stt_ovs_dp_net(const struct datapath *dp)

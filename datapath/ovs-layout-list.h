@@ -17,7 +17,9 @@
  *                            opaque: the member is read at this offset, and
  *                            its type checked where it is read
  *   STT_OVS_FUNC(f)          the prototype of f(), a function ovs-abi.h
- *                            declares (where it is defined: see below)
+ *                            declares (where it is defined: see below), or
+ *                            the form of it that openvswitch.ko has, of
+ *                            those it declares (ovs_netdev_link())
  */
 STT_OVS_SIZE(vport_ops);
 STT_OVS_MEMBER(vport_ops, type);
@@ -37,6 +39,7 @@ STT_OVS_MEMBER(vport_parms, dp);
 STT_OVS_MEMBER(vport_parms, port_no);
 STT_OVS_MEMBER(vport_parms, upcall_portids);
 STT_OVS_OPAQUE(vport, dev);
+STT_OVS_OPAQUE(vport, dev_tracker);
 STT_OVS_OPAQUE(datapath, net);
 /* Prototypes are in BTF alone: only readers of BTF define STT_OVS_FUNC. */
 #ifdef STT_OVS_FUNC

@@ -12,6 +12,7 @@
 #include <linux/slab.h>
 #include <net/ipv6.h>
 
+#include "compat.h"
 #include "frame.h"
 #include "reasm.h"
 #include "stats.h"
@@ -101,7 +102,7 @@ static void expire_frames(struct stt_reasm_table *t)
 
 static void gc_timer(struct timer_list *timer)
 {
-	struct stt_reasm_table *t = from_timer(t, timer, gc);
+	struct stt_reasm_table *t = timer_container_of(t, timer, gc);
 
 	spin_lock(&t->lock);
 	expire_frames(t);
@@ -144,7 +145,7 @@ void stt_reasm_table_destroy(struct stt_reasm_table *t)
 {
 	struct frame *fr, *tmp;
 
-	del_timer_sync(&t->gc);
+	timer_delete_sync(&t->gc);
 	spin_lock_bh(&t->lock);
 	list_for_each_entry_safe(fr, tmp, &t->lru, lru)
 		kfree_skb_list_reason(frame_take(t, fr),	/* devices gone */

@@ -472,8 +472,8 @@ unsigned int stt_rcv_hook(void *priv, struct sk_buff *skb,
 	 * is the one IP input would use.
 	 */
 	if (!skb_valid_dst(skb)) {
-		if (ip_route_input_noref(skb, iph->daddr, iph->saddr, iph->tos,
-					 skb->dev))
+		if (ip_route_input_noref(skb, iph->daddr, iph->saddr,
+					 ip4h_dscp(iph), skb->dev))
 			return NF_ACCEPT;
 		if (skb_rtable(skb)->rt_type != RTN_LOCAL) {
 			skb_dst_drop(skb);

@@ -5,8 +5,9 @@
  */
 #include <linux/err.h>
 #include <linux/in.h>
+#include <linux/ipv6.h>
 #include <linux/netdevice.h>
-#include <net/ipv6_stubs.h>
+#include <net/ipv6.h>
 
 #include "route.h"
 
@@ -35,15 +36,18 @@ struct rtable *stt_route4(struct net *net, const struct net_device *dev,
  * stt_route4()'s sibling for an IPv6 underlay: the route of the outer
  * packets described by @fl6 (source address filled in), through the IPsec
  * policy as a socket's would go, or an ERR_PTR (-ELOOP as there).
- * Through ipv6_stub: it answers -EAFNOSUPPORT while IPv6 is not loaded.
+ * -EAFNOSUPPORT when IPv6 is disabled (ipv6.disable=1): its routing was
+ * never set up then, which ipv6_stub once answered for.
  */
 struct dst_entry *stt_route6(struct net *net, const struct net_device *dev,
 			     struct flowi6 *fl6)
 {
 	struct dst_entry *dst;
 
+	if (!ipv6_mod_enabled())
+		return ERR_PTR(-EAFNOSUPPORT);
 	fl6->flowi6_proto = IPPROTO_TCP;
-	dst = ipv6_stub->ipv6_dst_lookup_flow(net, NULL, fl6, NULL);
+	dst = ip6_dst_lookup_flow(net, NULL, fl6, NULL);
 	if (IS_ERR(dst))
 		return dst;
 	if (dst->dev == dev) {

@@ -93,9 +93,10 @@ static struct vport *stt_vport_create(const struct vport_parms *parms)
 		rtnl_delete_link(dev, 0, NULL);
 		goto err_unlock;
 	}
+	stt_ovs_vport_hold_dev(vport, dev);
 	rtnl_unlock();
 
-	return ovs_netdev_link(vport, parms->name);
+	return stt_ovs_netdev_link(vport, parms->name);
 
 err_unlock:
 	rtnl_unlock();

@@ -185,7 +185,7 @@ static void send_ipv4(struct stt_dev *stt, struct sk_buff *skb,
 	iptunnel_xmit(NULL, container_of(path->dst, struct rtable, dst), skb,
 		      path->ip4.saddr, path->ip4.daddr, IPPROTO_TCP, tos,
 		      path->ttl, path->df,
-		      !net_eq(stt->net, dev_net(stt->dev)));
+		      !net_eq(stt->net, dev_net(stt->dev)), 0);
 }
 
 /*
@@ -218,7 +218,7 @@ static void send_ipv6(struct stt_dev *stt, struct sk_buff *skb,
 	ip6h->hop_limit = path->ttl;
 	ip6h->saddr = path->ip6.saddr;
 	ip6h->daddr = path->ip6.daddr;
-	ip6tunnel_xmit(NULL, skb, stt->dev);
+	ip6tunnel_xmit(NULL, skb, stt->dev, 0);
 }
 
 /* Sends one inner frame whose offloads fill_offload() described in @f. */
@@ -327,7 +327,7 @@ static enum stt_counter route_err(long err)
 	switch (err) {
 	case -ELOOP:
 		return STT_TX_ERR_LOOP;
-	case -EAFNOSUPPORT:		/* no IPv6 in this kernel (ipv6_stub) */
+	case -EAFNOSUPPORT:		/* IPv6 disabled (ipv6.disable=1) */
 		return STT_TX_ERR_FAMILY;
 	default:
 		return STT_TX_ERR_ROUTE;
@@ -346,7 +346,6 @@ static int route_ipv4(struct stt_dev *stt, struct sk_buff *skb,
 	struct dst_cache *cache = (struct dst_cache *)&info->dst_cache;
 	struct flowi4 fl4 = {
 		.flowi4_mark = skb->mark,
-		.flowi4_tos = RT_TOS(path->tos),
 		.daddr = info->key.u.ipv4.dst,
 		.saddr = info->key.u.ipv4.src,
 		.fl4_sport = path->sport,
@@ -354,6 +353,7 @@ static int route_ipv4(struct stt_dev *stt, struct sk_buff *skb,
 	};
 	struct rtable *rt;
 
+	stt_flowi4_set_tos(&fl4, path->tos);
 	path->ipv6 = false;
 	path->ip4.daddr = fl4.daddr;
 	if (use_cache) {

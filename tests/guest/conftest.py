@@ -25,9 +25,11 @@ Options (each also has an environment variable, for scripts and CI):
 An explicit KVER=DIR wins over the template.  A test that needs the STT
 modules fails, naming the kernel and what to pass, when none are given.
 
-The Debian 13 lane ("6.12-deb13": Debian 13's kernel with a Debian 13 root
-and Open vSwitch 3.5, once tests/trixie/build-root made the root) runs only
-the tests marked @pytest.mark.trixie_lane; every other test skips there.
+The lanes of other Debian releases (a kernel of a root tests/roots/
+build-root made, which the guest boots with that root as its /: "6.12-deb13"
+and "7.3-deb13" of the Debian 13 root, "7.2-deb14" of the sid root) run only
+the tests marked @pytest.mark.lanes(PATTERN...) with a pattern matching the
+lane's kernel (a scenario's "lanes:" key); every other test skips there.
 """
 
 import functools
@@ -39,6 +41,7 @@ import subprocess
 import pytest
 
 import scenario_cases
+from scenario_cases import lane_matches
 
 GUEST_DIR = os.path.dirname(os.path.realpath(__file__))
 RUN_GUEST = os.path.join(GUEST_DIR, "run-guest")
@@ -129,7 +132,7 @@ DEFAULT_CPUS = 1
 def listed_kernels():
     """[(short, release, root)] as run-guest lists them: distro kernels
     oldest first, then the debug test kernel ("6.12-debug") if it was
-    built, then the Debian 13 lane's; ROOT is the guest's / ("/" for the
+    built, then the lanes' (tests/roots/build-root); ROOT is the guest's / ("/" for the
     host's root)."""
     out = subprocess.run([RUN_GUEST, "--list-kernels"], check=True,
                          capture_output=True, text=True).stdout
@@ -163,31 +166,51 @@ def oldest_distro_kernel():
     return (distro_kernels() or [None])[0]
 
 
-def on_trixie_lane(short):
-    """Whether the kernel SHORT is the Debian 13 lane's ("6.12-deb13"):
-    another root's kernel, which the guest boots with that root as its /."""
+def has_legacy_vports(release):
+    """Whether kernel RELEASE's Open vSwitch exports
+    __ovs_vport_ops_register, for vport-stt.ko to register vport type 106
+    with (Debian's 7.3 has no legacy vport types: stt.ko alone is built
+    there), as its modules.symbols says; a kernel without that index in
+    its guest's root (the debug kernel, whose modules stay in its tree) is
+    taken to have them."""
+    path = os.path.join(guest_root(release), "lib/modules", release,
+                        "modules.symbols")
+    try:
+        with open(path) as f:
+            return "symbol:__ovs_vport_ops_register " in f.read()
+    except FileNotFoundError:
+        return True
+
+
+def on_lane(short):
+    """Whether the kernel SHORT is a lane's ("7.3-deb13"): another root's
+    kernel, which the guest boots with that root as its /."""
     return re.search(r"-deb\d+$", short) is not None
 
 
 def pytest_configure(config):
     config.addinivalue_line(
-        "markers", "trixie_lane: the test runs on the Debian 13 lane "
-        "(6.12-deb13: Debian 13's kernel, root and Open vSwitch 3.5) too; "
-        "every other test skips there")
+        "markers", "lanes(PATTERN, ...): the test runs on the lanes of "
+        "other Debian releases whose kernel a PATTERN matches (6.12-deb13, "
+        "7.3-deb13, 7.2-deb14; shell wildcards) too; every other test "
+        "skips there")
 
 
 def pytest_runtest_setup(item):
-    """Skips a test on the Debian 13 lane unless it is marked trixie_lane:
-    CI time allows that lane the Open vSwitch end-to-end and autotest STT
-    tests, and what the others check is kernel code that the Debian 12
-    lanes' 6.12 and 6.12-debug runs already take."""
+    """Skips a test on a lane unless it is marked lanes() with a pattern of
+    that lane's kernel: CI time allows each lane a chosen set, and what the
+    others check is kernel code that the Debian 12 lanes' runs take."""
     callspec = getattr(item, "callspec", None)
     kver = callspec.params.get("kver") if callspec else None
-    if kver and on_trixie_lane(short_name(kver)) and \
-            not item.get_closest_marker("trixie_lane"):
-        pytest.skip("not a Debian 13 lane test (CI time: the Debian 12 "
-                    "lanes 6.12 and 6.12-debug take its kernel code paths; "
-                    "mark it trixie_lane to run it here)")
+    if not kver or not on_lane(short_name(kver)):
+        return
+    short = short_name(kver)
+    marker = item.get_closest_marker("lanes")
+    if not marker or not lane_matches(marker.args, short):
+        pytest.skip("not a test of the lane %s (CI time: the Debian 12 "
+                    "lanes take its kernel code paths; mark it lanes(...) "
+                    "or give its scenario a lanes: key to run it here)"
+                    % short)
 
 
 def selected_kernels(config):
@@ -236,7 +259,7 @@ def pytest_generate_tests(metafunc):
             lane = [(case, None) for case in cases]
         params = []
         for case, skip in lane:
-            marks = [pytest.mark.trixie_lane] if case.on_trixie_lane else []
+            marks = [pytest.mark.lanes(*case.lanes)] if case.lanes else []
             if skip:
                 marks.append(pytest.mark.skip(reason=skip))
             params.append(pytest.param(case, id=case.name, marks=marks))
@@ -288,10 +311,13 @@ class Scenario:
         self.node = node
         self.test_name = re.sub(r"[^A-Za-z0-9_.-]+", "-", test_name).strip("-")
 
-    def modules(self, required=("stt.ko", "vport-stt.ko")):
+    def modules(self):
         """The STT module build directory for this kernel; fails the test
-        when it was not given or lacks one of the required files."""
+        when it was not given or lacks stt.ko, or vport-stt.ko where the
+        kernel has legacy vport types for it (has_legacy_vports())."""
         short = short_name(self.release)
+        required = ("stt.ko", "vport-stt.ko") if \
+            has_legacy_vports(self.release) else ("stt.ko",)
         path = modules_dir(self.config, self.release)
         how = ("pass --stt-modules %s=DIR or --stt-modules-dir TEMPLATE, "
                "or set %s" % (short, modules_env_name(short)))
@@ -337,10 +363,10 @@ class Scenario:
                   if "-" not in s]
         return bool(distro) and self.release == distro[-1]
 
-    def on_trixie_lane(self):
-        """Whether this is the Debian 13 lane, whose guest has that root as
-        its / (and so not the host's /lib/modules)."""
-        return on_trixie_lane(short_name(self.release))
+    def on_lane(self):
+        """Whether this is a lane of another Debian release, whose guest has
+        that root as its / (and so not the host's /lib/modules)."""
+        return on_lane(short_name(self.release))
 
     def skip_on_debug_kernel(self, covered_by):
         """Skips the test on the debug test kernel: the debug-kernel runs of

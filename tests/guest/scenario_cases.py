@@ -21,14 +21,19 @@ one of these keys (a deeper indented line continues a value):
   cpus      guest CPUs (default conftest.DEFAULT_CPUS)
   nics      emulated NICs, run-guest --nic each (default none)
   modules   "no": the scenario needs no STT modules (default: it needs
-            stt.ko and vport-stt.ko, built for each kernel)
+            stt.ko, and vport-stt.ko where the kernel has legacy vport
+            types, built for each kernel)
   kernels   "all" (default); "debug instead": on the debug kernel rather
             than the distro kernel of its series; "not debug: COVERED_BY"
             or "debug only: COVERED_BY", naming what checks the same on the
             other kernels; "newest distro: WHY" or "oldest distro: WHY" (one
-            Debian kernel, the newest or the oldest installed)
-  lanes     "trixie": runs on the Debian 13 lane too (pytest marker
-            trixie_lane)
+            Debian kernel, the newest or the oldest installed); "lanes
+            only: WHY": on its lanes alone (see lanes), none of the host's
+  lanes     PATTERN...: runs on the lanes of other Debian releases whose
+            kernel's short name ("6.12-deb13", "7.3-deb13", "7.2-deb14")
+            one of these shell patterns matches ("7.*-deb*"); a case
+            without the key runs on the host's kernels only (pytest
+            marker lanes)
   host      a step run on the host first that adds the scenario's leading
             arguments (HOST_STEPS in test_scenarios.py)
   underlay  "either": the script runs over an IPv4 or an IPv6 underlay,
@@ -43,6 +48,7 @@ every case of an "either" script over IPv6 instead (NAME_ipv6, on the
 kernels of the case), and the declared IPv6 cases not again.
 """
 
+import fnmatch
 import os
 import re
 import shlex
@@ -51,7 +57,7 @@ KEYS = ("timeout", "cpus", "nics", "modules", "kernels", "lanes", "host",
         "underlay")
 FAMILIES = ("ipv4", "ipv6")
 KERNEL_POLICIES = ("all", "debug instead", "not debug", "debug only",
-                   "newest distro", "oldest distro")
+                   "newest distro", "oldest distro", "lanes only")
 
 
 class Case:
@@ -110,8 +116,13 @@ class Case:
         return case
 
     @property
-    def on_trixie_lane(self):
-        return self.options.get("lanes") == "trixie"
+    def lanes(self):
+        """The lane patterns the case declares (empty: none)."""
+        return tuple(self.options.get("lanes", "").split())
+
+    def runs_on_lane(self, short):
+        """Whether the lane whose kernel is SHORT ("7.3-deb13") runs it."""
+        return lane_matches(self.lanes, short)
 
     def where(self):
         return "%s:%d" % (self.script, self.lineno)
@@ -119,6 +130,16 @@ class Case:
 
 class CaseError(Exception):
     pass
+
+
+# A lane's kernel: "X.Y-debNN" (run-guest's short name of a kernel of
+# another root); a pattern of one may have shell wildcards.
+LANE_PATTERN = re.compile(r"^[0-9.*?\[\]]+-deb[0-9*?\[\]]+$")
+
+
+def lane_matches(patterns, short):
+    """Whether one of the lane PATTERNS matches the kernel SHORT."""
+    return any(fnmatch.fnmatchcase(short, p) for p in patterns)
 
 
 def _check(case):
@@ -148,8 +169,16 @@ def _check(case):
         raise CaseError("%s: test %s names the underlay %s, but the script "
                         "does not declare \"underlay: either\"" % (
                             case.where(), case.name, case.family))
-    if case.options.get("lanes", "trixie") != "trixie":
-        raise CaseError("%s: lanes: only \"trixie\" is known" % case.where())
+    for pattern in case.lanes:
+        if not LANE_PATTERN.match(pattern):
+            raise CaseError("%s: lanes: %r is not a lane's kernel or a "
+                            "pattern of one (X.Y-debNN, e.g. 7.3-deb13 or "
+                            "7.*-deb*)" % (case.where(), pattern))
+    if "lanes" in case.options and not case.lanes:
+        raise CaseError("%s: lanes: names no lane" % case.where())
+    if policy == "lanes only" and not case.lanes:
+        raise CaseError("%s: kernels: lanes only, but no lanes: key names "
+                        "one" % case.where())
 
 
 def read_cases(path):

@@ -21,7 +21,7 @@ GOOD = """\
 #     and torn down)
 # Test: plain
 #   timeout: 300
-#   lanes: trixie
+#   lanes: 6.12-deb13 7.*-deb*
 # Test: over_ipv6 ipv6 fast
 #   timeout: 300
 #   underlay: either
@@ -45,9 +45,14 @@ def test_declarations_read(tmp_path):
     assert first.kernel_policy == \
         ("not debug", "lifecycle-dev (devices made and torn down)")
     assert first.about == ["What it checks."]
-    assert not first.on_trixie_lane and first.needs_modules
+    assert first.lanes == () and first.needs_modules
+    assert not first.runs_on_lane("7.3-deb13")
     assert (second.name, second.args, second.cpus) == ("plain", [], None)
-    assert second.kernel_policy == ("all", "") and second.on_trixie_lane
+    assert second.kernel_policy == ("all", "")
+    assert second.lanes == ("6.12-deb13", "7.*-deb*")
+    assert [second.runs_on_lane(k) for k in
+            ("6.12-deb13", "7.3-deb13", "7.2-deb14", "6.12-deb14", "6.12")] \
+        == [True, True, True, False, False]
     assert (first.family, first.runs_over_either) == (None, False)
     assert (third.family, third.runs_over_either) == ("ipv6", True)
 
@@ -74,6 +79,13 @@ def test_case_over_ipv6(tmp_path):
      "x.sh:1: underlay: 'ipv6' is not \"either\""),
     ("#   timeout: 9\n# Test: u ipv6\n#   timeout: 9\n",
      "x.sh:3: test u names the underlay ipv6, but the script does not"),
+    ("#   timeout: 9\n#   lanes: trixie\n",
+     "x.sh:1: lanes: 'trixie' is not a lane's kernel or a pattern of one"),
+    ("#   timeout: 9\n#   lanes: 7.3-deb13 6.12\n",
+     "x.sh:1: lanes: '6.12' is not a lane's kernel"),
+    ("#   timeout: 9\n#   lanes:  \n", "x.sh:1: lanes: names no lane"),
+    ("#   timeout: 9\n#   kernels: lanes only: newer\n",
+     "x.sh:1: kernels: lanes only, but no lanes: key names one"),
 ])
 def test_malformed_declarations_refused(tmp_path, block, message):
     with pytest.raises(CaseError) as err:

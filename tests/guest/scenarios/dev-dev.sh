@@ -16,15 +16,17 @@
 #
 # Test: dev_dev
 #   timeout: 700
-#   kernels: newest distro: dev_dev_ipv6 runs it over IPv6 on 6.1, where
-#     hostile, faults-netem, inner-marks and dev-netns take plain devices
-#     over IPv4; on the debug kernel, lifecycle-dev and underlay-routes
+#   kernels: lanes only: on the newest kernel, Debian 13's backported 7.3;
+#     dev_dev_ipv6 runs it over IPv6 on 6.1, where hostile, faults-netem,
+#     inner-marks and dev-netns take plain devices over IPv4; on the debug
+#     kernel, lifecycle-dev and underlay-routes
+#   lanes: 7.3-deb13
 #   underlay: either
 #
 # Test: dev_dev_ipv6 ipv6
 #   The same over an IPv6 underlay.
 #   timeout: 700
-#   kernels: oldest distro: dev_dev runs it over IPv4 on 6.12, where
+#   kernels: oldest distro: dev_dev runs it over IPv4 on 7.3, where
 #     dev-external, dev-netns and hostile-unclaimed take plain devices over
 #     IPv6; hostile, faults-netem and inner-marks do on the debug kernel
 #   underlay: either

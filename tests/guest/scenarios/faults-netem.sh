@@ -33,6 +33,7 @@
 #   The same over an IPv6 underlay.
 #   timeout: 600
 #   kernels: debug only: faults_netem runs it over IPv4 on 6.1
+#   lanes: 7.3-deb13
 #   underlay: either
 
 set -eu

@@ -65,7 +65,7 @@
 #   timeout: 500
 #   kernels: not debug: hostile_frames_debug runs all but the Open vSwitch
 #     part there (which takes two minutes to start on it)
-#   lanes: trixie
+#   lanes: 6.12-deb13
 #   underlay: either
 #
 # Test: hostile_frames_debug ipv4 bridge ecn pin csum budget

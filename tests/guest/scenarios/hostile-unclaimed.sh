@@ -25,14 +25,16 @@
 # Test: hostile_unclaimed
 #   timeout: 300
 #   kernels: oldest distro: hostile_unclaimed_ipv6 runs it over IPv6 on
-#     6.12, and hostile takes the same receive hook and drops on the debug
+#     7.3, and hostile takes the same receive hook and drops on the debug
 #     kernel
 #   underlay: either
 #
 # Test: hostile_unclaimed_ipv6 ipv6
 #   The same over an IPv6 underlay.
 #   timeout: 300
-#   kernels: newest distro: hostile_unclaimed runs it over IPv4 on 6.1
+#   kernels: lanes only: on the newest kernel, Debian 13's backported 7.3;
+#     hostile_unclaimed runs it over IPv4 on 6.1
+#   lanes: 7.3-deb13
 #   underlay: either
 
 set -eu

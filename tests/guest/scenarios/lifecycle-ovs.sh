@@ -21,15 +21,18 @@
 #   Two CPUs, so that teardown races with traffic on another CPU.
 #   timeout: 600
 #   cpus: 2
-#   kernels: oldest distro: lifecycle_ovs_ipv6 runs it over IPv6 on the
-#     debug kernel (the ports' life cycle does not know the family)
+#   kernels: lanes only: on 7.2, whose openvswitch.ko takes a vport's
+#     device held (ovs_netdev_link(vport, true)); lifecycle_ovs_ipv6 runs
+#     it over IPv6 on the debug kernel, whose openvswitch.ko takes the
+#     device's name (the ports' life cycle does not know the family)
+#   lanes: 7.2-deb14
 #   underlay: either
 #
 # Test: lifecycle_ovs_ipv6 ipv6
 #   The same over an IPv6 underlay.
 #   timeout: 600
 #   cpus: 2
-#   kernels: debug only: lifecycle_ovs runs it over IPv4 on 6.1
+#   kernels: debug only: lifecycle_ovs runs it over IPv4 on 7.2
 #   underlay: either
 
 set -eu

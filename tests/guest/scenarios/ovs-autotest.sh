@@ -22,7 +22,7 @@
 #   a minute of emulated Open vSwitch start and stop.
 #   timeout: 400
 #   host: ovs-autotest
-#   lanes: trixie
+#   lanes: 6.12-deb13
 #   kernels: not debug: dev-ovs and ovs-keys (an Open vSwitch port against a
 #     plain stt device; key=flow, remote_ip=flow, 802.1Q)
 #   underlay: ipv4 only: the STT cases hold their own IPv6 one

@@ -21,11 +21,12 @@
 # Test: ovs_basic
 #   VERSION is what the modules under test report; with pytest's
 #   --stt-packaged, FROM is updates/dkms, where the stt-dkms package
-#   installed on the host put them (not on the Debian 13 lane, whose guest
-#   has its own root).
+#   installed on the host put them (not on a lane, whose guest has its own
+#   root).  On 7.2 (sid's root, with Open vSwitch 3.5 from Debian 13),
+#   vport-stt holds the device for openvswitch.ko's ovs_netdev_link().
 #   timeout: 600
 #   host: ovs-basic
-#   lanes: trixie
+#   lanes: 6.12-deb13 7.2-deb14
 #   kernels: not debug: ovs-keys, dev-ovs and ovs-churn
 #   underlay: either
 
