@@ -54,7 +54,7 @@ uninstall-stt-ctl-completion:
 .PHONY: install-stt-ctl-completion uninstall-stt-ctl-completion
 
 # Bringing up plain stt devices at boot: an ifupdown stanza, and a
-# configuration file for stt@.service (README.rst, "At boot").
+# configuration file for stt@.service (docs/plain-devices.rst, "At boot").
 examplesdir = $(docdir)/examples
 dist_examples_DATA = \
 	utilities/examples/interfaces \
