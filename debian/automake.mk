@@ -10,12 +10,18 @@
 EXTRA_DIST += \
 	debian/control \
 	debian/copyright \
+	debian/README.Debian \
 	debian/rules \
 	debian/source/format \
 	debian/stt-dkms.dkms.in \
 	debian/stt-dkms.mk \
+	debian/stt-dkms.docs \
+	debian/stt-dkms.install \
 	debian/stt-dkms.postinst \
+	debian/stt-dkms.prerm \
+	debian/stt-iproute2.docs \
 	debian/stt-iproute2.install \
+	debian/stt-utils.docs \
 	debian/stt-utils.install
 
 DEB_DIR = deb

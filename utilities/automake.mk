@@ -53,13 +53,38 @@ uninstall-stt-ctl-completion:
 	rm -f $(DESTDIR)$(bashcompletiondir)/stt-ctl
 .PHONY: install-stt-ctl-completion uninstall-stt-ctl-completion
 
-# Bringing up plain stt devices at boot: an ifupdown stanza and a systemd
-# unit with its configuration file (README.rst, "At boot").
+# Bringing up plain stt devices at boot: an ifupdown stanza, and a
+# configuration file for stt@.service (docs/plain-devices.rst, "At boot").
 examplesdir = $(docdir)/examples
 dist_examples_DATA = \
 	utilities/examples/interfaces \
-	utilities/examples/stt1.conf \
-	utilities/examples/stt@.service
+	utilities/examples/stt1.conf
+
+# systemd: stt@NAME.service makes device NAME from /etc/stt/NAME.conf, and
+# stt-generator starts it for every such file; networkd and NetworkManager
+# leave Open vSwitch's stt_sys_* devices alone.  Installed under
+# --with-systemdir (default $(prefix)/lib/systemd; /lib/systemd on
+# Debian 12) and $(prefix)/lib/NetworkManager/conf.d.
+systemdsystemunitdir = $(systemdir)/system
+systemdsystemunit_DATA = utilities/boot/stt@.service
+systemdgeneratordir = $(systemdir)/system-generators
+systemdgenerator_SCRIPTS = utilities/boot/stt-generator
+systemdnetworkdir = $(systemdir)/network
+dist_systemdnetwork_DATA = utilities/boot/10-stt-sys-unmanaged.network
+nmconfdir = $(prefix)/lib/NetworkManager/conf.d
+dist_nmconf_DATA = utilities/boot/stt-sys-unmanaged.conf
+EXTRA_DIST += \
+	utilities/boot/stt@.service.in \
+	utilities/boot/stt-generator.in
+CLEANFILES += $(systemdsystemunit_DATA) $(systemdgenerator_SCRIPTS)
+boot_subst = $(MKDIR_P) utilities/boot && \
+	sed -e 's|@bindir[@]|$(bindir)|g' \
+	    -e 's|@systemdsystemunitdir[@]|$(systemdsystemunitdir)|g' \
+	    $(srcdir)/$@.in > $@.tmp
+utilities/boot/stt@.service: utilities/boot/stt@.service.in Makefile
+	$(AM_V_GEN)$(boot_subst) && mv $@.tmp $@
+utilities/boot/stt-generator: utilities/boot/stt-generator.in Makefile
+	$(AM_V_GEN)$(boot_subst) && chmod +x $@.tmp && mv $@.tmp $@
 
 # stt-version.h: the full version (build-aux/stt-version), rewritten only
 # when it changes, so a new commit rebuilds what prints it and nothing else.

@@ -19,6 +19,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/stt.h>
 #include <net/if.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -56,6 +57,7 @@ static const char *const netns_dirs[] = { "/run/netns", "/var/run/netns" };
 
 static bool json_output;
 static bool show_stats;
+static const char *netns;      /* -n: the network namespace to work in. */
 
 static void usage_error(const char *format, ...)
     __attribute__((format(printf, 1, 2), noreturn));
@@ -103,7 +105,43 @@ struct stt_options {
     const char *link_netns;
 };
 
-/* A name for a file in /run/netns, as "ip netns add" accepts. */
+#define NETNS_EXPECTED "expected a network namespace name, as in 'ip netns list'"
+
+/* Whether 'name' can name a file in /run/netns, as "ip netns add" takes
+ * it. */
+static bool
+is_netns_name(const char *name)
+{
+    return name[0] && !strchr(name, '/') && strcmp(name, ".")
+           && strcmp(name, "..");
+}
+
+/* Opens network namespace 'name' as ip-netns(8) binds it, or exits naming
+ * 'what' and the file. */
+static int
+open_netns(const char *what, const char *name)
+{
+    char path[PATH_MAX];
+    int error = ENOENT;
+    int fd = -1;
+    size_t i;
+
+    for (i = 0; i < sizeof netns_dirs / sizeof netns_dirs[0] && fd < 0;
+         i++) {
+        snprintf(path, sizeof path, "%s/%s", netns_dirs[i], name);
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0 && (i == 0 || errno != ENOENT)) {
+            error = errno;
+        }
+    }
+    if (fd < 0) {
+        snprintf(path, sizeof path, "%s/%s", netns_dirs[0], name);
+        runtime_error(error, "%s: cannot open %s", what, path);
+    }
+    return fd;
+}
+
+/* A name for a file in /run/netns. */
 static const char *
 parse_link_netns(const struct stt_word *w, char *values[],
                  struct stt_link_info *info, int *bad)
@@ -111,8 +149,7 @@ parse_link_netns(const struct stt_word *w, char *values[],
     struct stt_options *o = CONTAINER_OF(info, struct stt_options, info);
     const char *name = values[0];
 
-    if (!name[0] || strchr(name, '/') || !strcmp(name, ".")
-        || !strcmp(name, "..")) {
+    if (!is_netns_name(name)) {
         *bad = 0;
         return w->expected;
     }
@@ -124,7 +161,7 @@ parse_link_netns(const struct stt_word *w, char *values[],
  * then its own, which are not. */
 static const struct stt_word ctl_words[] = {
     { "link-netns", 1, "NS", "underlay network namespace (ip netns name)",
-      "expected a network namespace name, as in 'ip netns list'",
+      NETNS_EXPECTED,
       false, STT_FIXED_PEER | STT_EXTERNAL, { { 0, 0, NULL } }, 0,
       parse_link_netns, NULL },
 };
@@ -197,8 +234,9 @@ Words:\n", PROGRAM_NAME);
     printf("\
 \n\
 Options (before the command):\n\
-  -s, --statistics         show link statistics and every counter\n\
-  -j, --json               show in JSON\n\
+  -n, --netns NS           work in network namespace NS (ip netns name)\n\
+  -s, --statistics         show: link statistics and every counter\n\
+  -j, --json               show: in JSON\n\
   -h, --help               print this help and exit\n\
   -V, --version            print the version and exit\n\
 \n\
@@ -207,29 +245,54 @@ Exit status: 0 done, 1 refused by the kernel or failed, 2 usage error\n\
     exit(EXIT_OK);
 }
 
-static bool
-is_option(const char *word)
+/* An option found after the command, and how it is used: where it means
+ * something with every command, before this one; where only with show or
+ * with none, as it is used. */
+struct option_use {
+    const char *option;
+    bool any_command;           /* Else "COMMAND" is show, if any. */
+    const char *args;           /* What follows the command, if anything. */
+};
+
+static const struct option_use *
+find_option(const char *word)
 {
-    static const char *const options[] = {
-        "-s", "-j", "-h", "-V", "--statistics", "--json", "--help",
-        "--version",
+    static const struct option_use options[] = {
+        { "-n", true, " NS" }, { "--netns", true, " NS" },
+        { "-s", false, "show" }, { "--statistics", false, "show" },
+        { "-j", false, "show" }, { "--json", false, "show" },
+        { "-h", false, "" }, { "--help", false, "" },
+        { "-V", false, "" }, { "--version", false, "" },
     };
     size_t i;
 
     for (i = 0; i < sizeof options / sizeof options[0]; i++) {
-        if (!strcmp(word, options[i])) {
-            return true;
+        if (!strcmp(word, options[i].option)) {
+            return &options[i];
         }
     }
-    return false;
+    return NULL;
 }
 
+static bool
+is_option(const char *word)
+{
+    return find_option(word) != NULL;
+}
+
+/* "options go before the command, as in 'stt-ctl -j show'": an example
+ * that does what the option does ("stt-ctl -j add" would not). */
 static void __attribute__((noreturn))
 unknown_word(const char *command, const char *word)
 {
-    if (is_option(word)) {
-        usage_error("options go before the command, as in '%s %s %s'",
-                    PROGRAM_NAME, word, command);
+    const struct option_use *o = find_option(word);
+
+    if (o && o->any_command) {
+        usage_error("options go before the command, as in '%s %s%s %s'",
+                    PROGRAM_NAME, word, o->args, command);
+    } else if (o) {
+        usage_error("options go before the command, as in '%s %s%s%s'",
+                    PROGRAM_NAME, word, o->args[0] ? " " : "", o->args);
     }
     usage_error("unknown word '%s' %s", word, TRY_HELP);
 }
@@ -392,12 +455,33 @@ transact(struct nl_sock *sk, struct nl_msg *msg, ctl_reply_cb *reply_cb,
     }
 }
 
+/* Moves into network namespace -n's, before the first socket: rtnetlink
+ * and the ethtool ioctl then both work there, and link-netns's id is
+ * relative to it, as with "ip -n". */
+static void
+enter_netns(void)
+{
+    char what[64];
+    int fd;
+
+    snprintf(what, sizeof what, "-n %s", netns);
+    fd = open_netns(what, netns);
+    if (setns(fd, CLONE_NEWNET)) {
+        runtime_error(errno, "%s: cannot enter the network namespace", what);
+    }
+    close(fd);
+}
+
+/* After the words are checked: a usage error enters no namespace. */
 static struct nl_sock *
 open_rtnl(void)
 {
     struct nl_sock *sk;
     int error;
 
+    if (netns) {
+        enter_netns();
+    }
     error = ctl_nl_open(&sk);
     if (error) {
         runtime_error(error, "cannot open an rtnetlink socket");
@@ -619,31 +703,15 @@ static int32_t
 link_netnsid(struct nl_sock *sk, const char *name)
 {
     struct ctl_answer answer;
-    char path[PATH_MAX];
+    char what[64];
     int32_t nsid;
-    size_t i;
-    int error, fd = -1;
+    int error, fd;
 
-    error = ENOENT;
-    for (i = 0; i < sizeof netns_dirs / sizeof netns_dirs[0] && fd < 0;
-         i++) {
-        snprintf(path, sizeof path, "%s/%s", netns_dirs[i], name);
-        fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0 && (i == 0 || errno != ENOENT)) {
-            error = errno;
-        }
-    }
-    if (fd < 0) {
-        snprintf(path, sizeof path, "%s/%s", netns_dirs[0], name);
-        runtime_error(error, "link-netns %s: cannot open %s", name, path);
-    }
-
+    snprintf(what, sizeof what, "link-netns %s", name);
+    fd = open_netns(what, name);
     error = ctl_netns_nsid(sk, fd, &nsid, &answer);
     close(fd);
     if (error) {
-        char what[64];
-
-        snprintf(what, sizeof what, "link-netns %s", name);
         kernel_refused(what, error, &answer, NULL);
     }
     return nsid;
@@ -1064,7 +1132,7 @@ cmd_show(int argc, char *argv[])
     const char *name = NULL;
     struct nl_sock *sk;
     struct json j;
-    size_t i;
+    size_t i, n;
 
     if (argc > 0) {
         name = parse_name("show", argv, argc);
@@ -1100,13 +1168,24 @@ cmd_show(int argc, char *argv[])
     if (!counters) {
         runtime_error(ENOMEM, "show");
     }
-    for (i = 0; show_stats && i < list.n; i++) {
-        int error = eth_counters_get(list.links[i].name, &counters[i]);
+    for (i = n = 0; show_stats && i < list.n; i++) {
+        int error = eth_counters_get(list.links[i].name, &counters[n]);
 
-        if (error) {
+        /* A device deleted since the dump is left out, as if the dump had
+         * come later: Open vSwitch re-creates stt_sys_7471 when it
+         * restarts, and a collector polling "-s show" must not lose every
+         * device's data then.  A device named on the command line was
+         * asked for: its absence is an error. */
+        if (!name && (error == ENODEV || error == ENXIO)) {
+            continue;
+        } else if (error) {
             runtime_error(error, "show %s: cannot read ethtool statistics",
                           list.links[i].name);
         }
+        list.links[n++] = list.links[i];
+    }
+    if (show_stats) {
+        list.n = n;
     }
 
     if (json_output) {
@@ -1151,6 +1230,7 @@ int
 main(int argc, char *argv[])
 {
     static const struct option long_options[] = {
+        { "netns", required_argument, NULL, 'n' },
         { "statistics", no_argument, NULL, 's' },
         { "json", no_argument, NULL, 'j' },
         { "help", no_argument, NULL, 'h' },
@@ -1162,8 +1242,16 @@ main(int argc, char *argv[])
 
     /* '+': the words after the command are not options, even "-1". */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+sjhV", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+:n:sjhV", long_options, NULL))
+           != -1) {
         switch (c) {
+        case 'n':
+            if (!is_netns_name(optarg)) {
+                usage_error("bad value '%s' for -n: %s", optarg,
+                            NETNS_EXPECTED);
+            }
+            netns = optarg;
+            break;
         case 's':
             show_stats = true;
             break;
@@ -1176,6 +1264,9 @@ main(int argc, char *argv[])
             printf("%s (%s) %s\n", PROGRAM_NAME, PACKAGE_NAME,
                    STT_FULL_VERSION);
             return EXIT_OK;
+        case ':':
+            usage_error("missing value for %s: %s", argv[optind - 1],
+                        NETNS_EXPECTED);
         default:
             usage_error("unknown option '%s' %s", argv[optind - 1],
                         TRY_HELP);

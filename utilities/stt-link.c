@@ -269,7 +269,8 @@ print_port_range(const struct stt_word *w, const struct stt_link_info *info,
 }
 
 /* TTL 0 is "auto" in text and 0 in JSON, as ip prints vxlan's.  Where ip
- * leaves vxlan's inherited TTL out of JSON, it is kept: "ttl": "inherit". */
+ * leaves vxlan's inherited TTL out of JSON, it is "ttl_inherit": true in
+ * place of "ttl", so that "ttl" is always a number. */
 static void
 print_ttl(const struct stt_word *w, const struct stt_link_info *info,
           const struct stt_printer *p)
@@ -278,7 +279,8 @@ print_ttl(const struct stt_word *w, const struct stt_link_info *info,
 
     print_name(w, p);
     if (info->has[w->attrs[1].type]) {
-        p->string(p->aux, STT_PRINT_ANY, w->attrs[1].key, "%s ", "inherit");
+        p->string(p->aux, STT_PRINT_TEXT, NULL, "%s ", "inherit");
+        p->boolean(p->aux, STT_PRINT_JSON, w->attrs[1].key, NULL, true);
     } else if (*ttl) {
         p->uint(p->aux, STT_PRINT_ANY, w->attrs[0].key, "%u ", *ttl);
     } else {
@@ -374,10 +376,10 @@ const struct stt_word stt_words[] = {
       { { IFLA_STT_PORT_RANGE, sizeof(struct ifla_stt_port_range),
           "port_range" } },
       FIELD(srcport), parse_port_range, print_port_range },
-    { "ttl", 1, "N|inherit", "outer TTL or hop limit, 0-255",
+    { "ttl", 1, "N|auto|inherit", "outer TTL or hop limit, 0-255",
       "expected 0-255, auto or inherit", true, FIXED,
       { { IFLA_STT_TTL, sizeof(uint8_t), "ttl" },
-        { IFLA_STT_TTL_INHERIT, 0, "ttl" } },
+        { IFLA_STT_TTL_INHERIT, 0, "ttl_inherit" } },
       FIELD(ttl), parse_ttl, print_ttl },
     { "tos", 1, "N|inherit", "outer TOS, 0-255 (1 also means inherit)",
       "expected 0-255 or inherit", true, FIXED,

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # ovs-glue/autotest/automake.mk -- STT tests in Open vSwitch's autotest
 # format, run by Open vSwitch's own harness against the installed Open
-# vSwitch (README.rst, "Open vSwitch's own tests").
+# vSwitch (docs/testing.rst, "Open vSwitch's own tests").
 #
 # check-dummy.sh: the dummy-datapath "tunnel - STT" tests ("make check").
 # The kernel-datapath ones (system-stt.at, system-stt6.at) run in the guest

@@ -11,3 +11,9 @@
 # kernel whose openvswitch.ko has BTF).
 TESTS += tests/packaging/test-abi-types.sh
 EXTRA_DIST += tests/packaging/test-abi-types.sh
+
+# test-maintainer-notices.sh: stt-dkms's prerm and postinst say when loaded
+# modules outlive the package or differ from it (root and unshare -m, for
+# a made-up /sys/module; skipped otherwise).
+TESTS += tests/packaging/test-maintainer-notices.sh
+EXTRA_DIST += tests/packaging/test-maintainer-notices.sh

@@ -13,7 +13,13 @@ EXTRA_DIST += tests/utilities/test-stt-ctl-args.sh
 TESTS += tests/utilities/test-iproute2-plugin.sh
 EXTRA_DIST += tests/utilities/test-iproute2-plugin.sh
 
-# test-boot-examples.sh: the systemd unit of utilities/examples/ passes
-# systemd-analyze verify, and stt-ctl takes the words of the examples.
+# test-boot-examples.sh: stt@.service passes systemd-analyze verify,
+# stt-generator wants it for each /etc/stt/NAME.conf, and stt-ctl takes the
+# words of the examples.
 TESTS += tests/utilities/test-boot-examples.sh
 EXTRA_DIST += tests/utilities/test-boot-examples.sh
+
+# test-man-pages.sh: stt(4) and stt-ctl(8) format cleanly; stt(4) has every
+# counter and module parameter; stt-man refuses a template that drifted.
+TESTS += tests/utilities/test-man-pages.sh
+EXTRA_DIST += tests/utilities/test-man-pages.sh

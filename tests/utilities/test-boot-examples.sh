@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The boot examples of utilities/examples/ (installed in
-# /usr/share/doc/stt-utils/examples/): stt@.service passes
-# "systemd-analyze verify" (with the build tree's stt-ctl in its command
-# lines), and the words that stt1.conf and the ifupdown stanza give
-# "stt-ctl add" are all accepted (checked as test-stt-ctl-args.sh does: a
+# Bringing up plain devices at boot: the examples of utilities/examples/
+# (installed in /usr/share/doc/stt-utils/examples/) and the systemd unit and
+# generator of utilities/boot/.  stt@.service passes "systemd-analyze
+# verify" (with the build tree's stt-ctl in its command lines), stt-generator
+# wants it for each /etc/stt/NAME.conf, and the words that stt1.conf and the
+# ifupdown stanza give "stt-ctl add" are all accepted (checked as test-stt-ctl-args.sh does: a
 # bogus word after them must be the first complaint, so nothing is sent).
 #
 #	tests/utilities/test-boot-examples.sh [STT_CTL]
@@ -46,18 +47,38 @@ add_accepts $pre_up
 grep -q '^[[:space:]]*post-down stt-ctl del stt1$' "$examples/interfaces" ||
 	fail "interfaces has no 'post-down stt-ctl del stt1' line"
 
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+# The generator wants stt@NAME.service for /etc/stt/NAME.conf, and skips a
+# NAME no unit instance can have, saying so.
+mkdir "$dir/conf" "$dir/gen"
+cp "$examples/stt1.conf" "$dir/conf/"
+cp "$examples/stt1.conf" "$dir/conf/a+b.conf"
+out=$(STT_CONF_DIR=$dir/conf utilities/boot/stt-generator "$dir/gen" \
+	"$dir/gen" "$dir/gen" 2>&1) || fail "stt-generator failed: $out"
+link=$(readlink "$dir/gen/multi-user.target.wants/stt@stt1.service") ||
+	fail "stt-generator made no multi-user.target.wants/stt@stt1.service"
+case $link in
+/*/system/stt@.service) ;;
+*) fail "stt-generator: stt@stt1.service links to '$link'" ;;
+esac
+[ "$(ls "$dir/gen/multi-user.target.wants")" = "stt@stt1.service" ] ||
+	fail "stt-generator made: $(ls "$dir/gen/multi-user.target.wants")"
+[ "$out" = "stt-generator: $dir/conf/a+b.conf: 'a+b' cannot name a unit instance: skipped" ] ||
+	fail "stt-generator said: '$out'"
+
 if command -v systemd-analyze > /dev/null; then
-	dir=$(mktemp -d)
-	trap 'rm -rf "$dir"' EXIT
-	sed "s|/usr/bin/stt-ctl|$STT_CTL|" "$examples/stt@.service" \
-		> "$dir/stt@stt1.service"
-	# --man=no: its Documentation= names stt-ctl(8), which the build tree
-	# has but need not be installed.
+	# The installed unit, with the build tree's stt-ctl in its command lines.
+	sed "s|^\(Exec[A-Za-z]*=-\{0,1\}\)/[^ ]*/stt-ctl |\1$STT_CTL |" \
+		utilities/boot/stt@.service > "$dir/stt@stt1.service"
+	grep -q "^ExecStart=$STT_CTL add %i \\\$STT_WORDS$" "$dir/stt@stt1.service" &&
+		grep -q "^ExecStop=-$STT_CTL del %i$" "$dir/stt@stt1.service" ||
+		fail "stt@.service: ExecStart or ExecStop changed? $(grep ^Exec "$dir/stt@stt1.service")"
+	# --man=no: its Documentation= names pages that need not be installed.
 	out=$(systemd-analyze verify --man=no "$dir/stt@stt1.service" 2>&1) ||
 		fail "systemd-analyze verify stt@.service: $out"
 	[ -z "$out" ] || fail "systemd-analyze verify stt@.service: $out"
-	grep -q '^ExecStart=/usr/bin/stt-ctl add %i \$STT_WORDS$' \
-		"$examples/stt@.service" || fail "stt@.service: ExecStart changed?"
 else
 	echo "note: no systemd-analyze here: stt@.service not verified"
 fi

@@ -65,14 +65,14 @@ quote() {
 	echo "stt-ctl$s"
 }
 
-# usage MESSAGE ARGS...: stt-ctl ARGS is a usage error: status 2, nothing
-# on stdout, exactly "stt-ctl: MESSAGE" on stderr, no netlink socket.
-usage() {
-	local want="stt-ctl: $1"
-	shift
+# fails STATUS MESSAGE ARGS...: stt-ctl ARGS exits with STATUS, nothing on
+# stdout, exactly "stt-ctl: MESSAGE" on stderr, no netlink socket.
+fails() {
+	local want_rc=$1 want="stt-ctl: $2"
+	shift 2
 	run "$@"
-	if [ $rc -ne 2 ]; then
-		failure "$(quote "$@"): status $rc, expected 2 ($(cat "$TMP/err"))"
+	if [ $rc -ne "$want_rc" ]; then
+		failure "$(quote "$@"): status $rc, expected $want_rc ($(cat "$TMP/err"))"
 	elif [ -s "$TMP/out" ]; then
 		failure "$(quote "$@"): printed on stdout: $(cat "$TMP/out")"
 	elif [ "$(cat "$TMP/err")" != "$want" ]; then
@@ -88,6 +88,17 @@ usage() {
 # "bogus" the first (and only) complaint.
 accepted() {
 	usage "unknown word 'bogus' (try 'stt-ctl --help')" "$@" bogus
+}
+
+# usage MESSAGE ARGS...: stt-ctl ARGS is a usage error (status 2).
+usage() {
+	fails 2 "$@"
+}
+
+# runtime_error MESSAGE ARGS...: stt-ctl ARGS fails (status 1) before it
+# talks to the kernel.
+runtime_error() {
+	fails 1 "$@"
 }
 
 # prints STATUS REGEX ARGS...: stt-ctl ARGS exits with STATUS, stdout
@@ -122,7 +133,8 @@ prints 0 '^stt-ctl \(stt\) [0-9]+\.[0-9]+' -V
 # Every word and the exit codes are in the help.
 run --help
 for word in add set del show remote local id dstport srcport ttl tos df \
-	external link-netns --statistics --json --version "Exit status"; do
+	external link-netns --netns --statistics --json --version \
+	"ttl N|auto|inherit" "Exit status"; do
 	if grep -q -- "$word" "$TMP/out"; then
 		pass
 	else
@@ -144,11 +156,30 @@ usage "options go before the command, as in 'stt-ctl -s show'" show -s
 usage "options go before the command, as in 'stt-ctl -j show'" show -j
 usage "options go before the command, as in 'stt-ctl --json show'" \
 	show s0 --json
-usage "options go before the command, as in 'stt-ctl -j add'" add s0 -j
-usage "options go before the command, as in 'stt-ctl -s add'" \
+# -s and -j change only what show prints, -h and -V stand alone: the
+# example is the command that does what the option does.
+usage "options go before the command, as in 'stt-ctl -j show'" add s0 -j
+usage "options go before the command, as in 'stt-ctl -s show'" \
 	add s0 external -s
-usage "options go before the command, as in 'stt-ctl --help del'" \
-	del --help
+usage "options go before the command, as in 'stt-ctl --help'" del --help
+usage "options go before the command, as in 'stt-ctl -V'" show -V
+usage "options go before the command, as in 'stt-ctl -n NS add'" \
+	add s0 -n a
+usage "options go before the command, as in 'stt-ctl --netns NS del'" \
+	del --netns a
+
+# -n NS: a name as "ip netns add" takes it, checked before anything else.
+NETNS="expected a network namespace name, as in 'ip netns list'"
+usage "missing value for -n: $NETNS" -n
+usage "missing value for --netns: $NETNS" --netns
+for v in '' a/b . ..; do
+	usage "bad value '$v' for -n: $NETNS" -n "$v" show
+done
+# A namespace that does not exist: status 1, naming the file, before any
+# netlink socket; a usage error still comes first.
+runtime_error "-n stt-test-none: cannot open /run/netns/stt-test-none: No such file or directory" \
+	-n stt-test-none show
+usage "unknown word 'bogus' $HELP" -n stt-test-none add s0 bogus
 
 # ---- device names -----------------------------------------------------------
 
@@ -183,7 +214,6 @@ SRCPORT="expected MIN MAX, each 1-65535"
 TTL="expected 0-255, auto or inherit"
 U8="expected 0-255 or inherit"
 DF="expected set, unset or inherit"
-NETNS="expected a network namespace name, as in 'ip netns list'"
 
 usage "missing value for remote: $ADDR" add s0 remote
 usage "missing value for local: $ADDR" add s0 local

@@ -7,7 +7,9 @@
 # reassembly table with it) and added again, and host1's ovs-vswitchd is
 # stopped and started again (it takes over the kernel datapath and ports it
 # left).  Each transfer must resume and arrive with its SHA-256.  While an
-# Open vSwitch stt port exists, vport_stt and stt refuse to unload.
+# Open vSwitch stt port exists, vport_stt and stt refuse to unload; the
+# reload procedure of debian/README.Debian, run as written there, replaces
+# them under a ping, which measures the interruption.
 #
 #	lifecycle-ovs.sh [ipv4|ipv6]		(the underlay's family)
 #
@@ -83,6 +85,73 @@ for module in vport_stt stt; do
 		fail "$module unloaded while Open vSwitch has stt ports"
 	grep -q 'in use' "$WORK/rmmod.err" ||
 		fail "rmmod $module failed, but not as in use: $(cat "$WORK/rmmod.err")"
+done
+ping_sizes vm1 10.0.0.2 1 8972
+
+# ---- reloading the modules with Open vSwitch running ------------------------
+
+# The procedure of debian/README.Debian ("Reloading a new version"), its
+# lines run as written there, but for "systemctl stop|start ovs-vswitchd"
+# (no systemd here: stop_vswitchd and start_vswitchd do what the unit does,
+# ovs-appctl exit without --cleanup).  Both hosts share this kernel: each
+# takes its stt port out of its own datapath before the one rmmod.
+# doc_line PREFIX: the line of the procedure that starts with PREFIX.
+doc_line() {
+	sed -n "s/^    \($1.*\)$/\1/p" "$STT_REPO/debian/README.Debian" | head -n 1
+}
+DEL_IF=$(doc_line 'ovs-dpctl show')
+RMMOD=$(doc_line rmmod)
+[ -n "$DEL_IF" ] && [ -n "$RMMOD" ] ||
+	fail "debian/README.Debian has no reload procedure (del-if '$DEL_IF', rmmod '$RMMOD')"
+
+# A parameter set now is back to its default once the module was replaced.
+echo 500 > /sys/module/stt/parameters/reasm_timeout_ms
+log "+ [vm1] ping -D -i 0.1 10.0.0.2 (through the reload)"
+in_ns vm1 "${PING[@]}" -D -i 0.1 -W 1 10.0.0.2 > "$WORK/reload-ping.log" 2>&1 &
+ping_pid=$!
+wait_for grep -q 'icmp_seq=' "$WORK/reload-ping.log" ||
+	fail "no answer to vm1's ping before the reload"
+
+for host in host1 host2; do
+	stop_vswitchd $host				# systemctl stop ovs-vswitchd
+	host_ovs $host sh -c "$DEL_IF"
+	dp_ports $host > "$WORK/dp-$host"
+	! grep -qx "$STT_DEV" "$WORK/dp-$host" ||
+		fail "[$host] $STT_DEV is still in the datapath: $(cat "$WORK/dp-$host")"
+	grep -qx "vm${host#host}" "$WORK/dp-$host" ||
+		fail "[$host] the VM's port left the datapath: $(cat "$WORK/dp-$host")"
+done
+log "+ $RMMOD"
+sh -c "$RMMOD" || fail "'$RMMOD' failed"
+! module_loaded vport_stt && ! module_loaded stt ||
+	fail "stt or vport_stt still loaded after '$RMMOD'"
+for host in host1 host2; do
+	start_vswitchd $host				# systemctl start ovs-vswitchd
+done
+for host in host1 host2; do
+	check_interface $host tun0
+done
+module_loaded vport_stt && module_loaded stt ||
+	fail "ovs-vswitchd did not load vport_stt and stt again"
+[ "$(cat /sys/module/stt/parameters/reasm_timeout_ms)" = 1000 ] ||
+	fail "stt.reasm_timeout_ms is $(cat /sys/module/stt/parameters/reasm_timeout_ms): not the module loaded anew"
+log "[host1] $STT_DEV is back; stt $(cat /sys/module/stt/version) loaded anew"
+
+# The interruption: the longest time between two answers to vm1's ping.
+ping_answers() {
+	[ "$(grep -c 'icmp_seq=' "$WORK/reload-ping.log")" -ge "$1" ]
+}
+before=$(grep -c 'icmp_seq=' "$WORK/reload-ping.log")
+wait_for ping_answers $((before + 10)) ||
+	fail "vm1's ping gets no answers after the reload"
+kill "$ping_pid"
+wait "$ping_pid" || true
+gap=$(sed -n 's/^\[\([0-9.]*\)\] .*icmp_seq=.*/\1/p' "$WORK/reload-ping.log" |
+	awk 'NR > 1 && $1 - last > max { max = $1 - last } { last = $1 }
+		END { printf "%.1f", max }')
+log "reload: tunnel traffic interrupted for $gap s (longest gap between ping answers, 0.1 s apart)"
+for host in host1 host2; do
+	stt_check_no_errors $host
 done
 ping_sizes vm1 10.0.0.2 1 8972
 log "PASS lifecycle-ovs"

@@ -10,8 +10,8 @@
 # ping and 16 MiB transfers must work both ways, the accept rule for the STT
 # port must count nothing, and no conntrack entry may come from a received
 # segment.  Sent segments leave through OUTPUT like any local packet and are
-# tracked there (README), never as invalid; the raw-table notrack rule that
-# README gives keeps them out of conntrack too.  That conntrack does run in
+# tracked there (docs/operations.rst), never as invalid; the raw-table notrack rule that
+# docs/operations.rst gives keeps them out of conntrack too.  That conntrack does run in
 # the hosts is shown by an underlay ping, which it tracks and the policy
 # drops.  Last, an output rule drops STT: those frames are counted as refused
 # by IP output, not as sent.
@@ -138,7 +138,7 @@ done
 stt_check_frames_balanced host1 host2
 [ ${#problems[@]} -eq 0 ] || fail "$(printf '\n  %s' "${problems[@]}")"
 
-# README's way to keep transmitted STT out of conntrack: notrack at raw.
+# docs/operations.rst's way to keep transmitted STT out of conntrack: notrack at raw.
 for host in host1 host2; do
 	log "+ [$host] nft: raw output tcp dport $STT_PORT notrack; conntrack -F -f $UL_FAMILY"
 	in_ns $host nft -f - <<-EOF
