@@ -9,5 +9,9 @@
 # openvswitch.ko's BTF and five prototypes and types in ovs-abi.h, each
 # error naming what differs (one Kbuild run, about 30 s; skipped without a
 # kernel whose openvswitch.ko has BTF).
-TESTS += tests/packaging/test-abi-types.sh
-EXTRA_DIST += tests/packaging/test-abi-types.sh
+# test-vport-legacy.sh: on a kernel whose openvswitch.ko has no legacy vport
+# types (Module.symvers doctored), vport-stt.ko is vport-stt-absent.c, which
+# says so when loaded, and Kbuild says why (one small Kbuild run).
+TESTS += tests/packaging/test-abi-types.sh tests/packaging/test-vport-legacy.sh
+EXTRA_DIST += tests/packaging/test-abi-types.sh \
+	tests/packaging/test-vport-legacy.sh
