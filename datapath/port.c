@@ -178,7 +178,10 @@ void stt_port_wait_closed(void)
 
 int stt_port_init(void)
 {
-	port_free_wq = alloc_workqueue("stt_port_free", 0, 0);
+	/* Unbound: a port's free needs no particular CPU (and 7.x warns
+	 * about a workqueue that says neither WQ_PERCPU nor WQ_UNBOUND).
+	 */
+	port_free_wq = alloc_workqueue("stt_port_free", WQ_UNBOUND, 0);
 	return port_free_wq ? 0 : -ENOMEM;
 }
 
