@@ -10,11 +10,12 @@ TESTS += ovs-glue/autotest/check-dummy.sh
 EXTRA_DIST += \
 	ovs-glue/autotest/build-testsuites \
 	ovs-glue/autotest/check-dummy.sh \
+	ovs-glue/autotest/check-stt.at \
+	ovs-glue/autotest/ofproto-dpif-stt.at \
 	ovs-glue/autotest/run-testsuite \
 	ovs-glue/autotest/stt-kmod-macros.at \
 	ovs-glue/autotest/system-kmod-testsuite.at \
 	ovs-glue/autotest/system-stt.at \
-	ovs-glue/autotest/system-stt6.at \
 	ovs-glue/autotest/testsuite.at \
 	ovs-glue/autotest/tunnel-stt.at
 CLEANFILES += ovs-glue/autotest/build.lock
