@@ -12,6 +12,12 @@
 TESTS += tests/packaging/test-abi-types.sh
 EXTRA_DIST += tests/packaging/test-abi-types.sh
 
+# test-vport-legacy.sh: on a kernel whose openvswitch.ko has no legacy vport
+# types (Module.symvers doctored), vport-stt.ko is the standin, which says
+# so when loaded, and Kbuild says why (one small Kbuild run).
+TESTS += tests/packaging/test-vport-legacy.sh
+EXTRA_DIST += tests/packaging/test-vport-legacy.sh
+
 # test-maintainer-notices.sh: stt-dkms's prerm and postinst say when loaded
 # modules outlive the package or differ from it (root and unshare -m, for
 # a made-up /sys/module; skipped otherwise).
