@@ -4,7 +4,7 @@
 # vSwitch (docs/testing.rst, "Open vSwitch's own tests").
 #
 # check-dummy.sh: the dummy-datapath "tunnel - STT" tests ("make check").
-# The kernel-datapath ones (system-stt.at, system-stt6.at) run in the guest
+# The kernel-datapath ones (system-stt.at) run in the guest
 # (the guest test ovs_autotest, scenarios/ovs-autotest.sh).
 TESTS += ovs-glue/autotest/check-dummy.sh
 EXTRA_DIST += \

@@ -2,7 +2,7 @@
 #
 # What Open vSwitch 4.0 prints differently from the 3.1 that ovs-glue/autotest
 # is written for: check-series turns ovs-glue/autotest's cases into the ones
-# 0004-tests-Add-STT-tunnel-tests.patch adds with these edits, and only these.
+# the series adds with these edits, and only these.
 # Nothing here is about STT: each is a change of Open vSwitch's own output.
 
 # The Interface status of a dummy-datapath port lists its TX offloads in 4.0

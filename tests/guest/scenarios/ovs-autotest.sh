@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Open vSwitch's own autotest suite on the kernel datapath, with the STT
-# modules under test: the STT cases of ovs-glue/autotest/system-stt.at (and
-# system-stt6.at's over IPv6) and Open vSwitch's stock vxlan, geneve and gre
+# modules under test: the STT cases of ovs-glue/autotest/system-stt.at (one
+# of them over IPv6) and Open vSwitch's stock vxlan, geneve and gre
 # tunnel tests, each started by a macro that requires vport_stt to load.
 # The testsuite's log, and the directory of every failed test, are kept in
 # the results.
@@ -25,8 +25,8 @@
 #   lanes: 6.12-deb13
 #   kernels: not debug: dev-ovs and ovs-keys (an Open vSwitch port against a
 #     plain stt device; key=flow, remote_ip=flow, 802.1Q)
-#   underlay: ipv4 only: the STT cases hold their own IPv6 one
-#     (system-stt6.at), which every run runs
+#   underlay: ipv4 only: the STT cases hold their own IPv6 one, which
+#     every run runs
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
