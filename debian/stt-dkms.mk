@@ -4,9 +4,9 @@
 # "make -f dkms.mk KDIR=... STT_VPORT=y|n ..." in the DKMS build directory,
 # adding -jN and KERNELRELEASE).  stt.ko first, alone, so that nothing
 # about Open vSwitch can stop it.  Then, where the kernel has Open vSwitch
-# (STT_VPORT=y, dkms.conf's reading of the kernel's .config), vport-stt.ko,
-# checked against that kernel's openvswitch.ko, or Kbuild's standin where
-# openvswitch.ko has no legacy vport types (datapath/Kbuild).  If that
+# with legacy vport types (STT_VPORT=y, dkms.conf's reading of the kernel's
+# .config and Module.symvers), vport-stt.ko,
+# checked against that kernel's openvswitch.ko (datapath/Kbuild).  If that
 # fails (an openvswitch.ko without BTF or of another layout, headers
 # installed without the kernel image), a standin vport-stt.ko is built in
 # its place, which refuses to load and says why (vport-standin.c): DKMS
@@ -46,7 +46,7 @@ ifeq ($(STT_VPORT),y)
 		$(KBUILD) STT_VPORT=standin modules; \
 	fi
 else
-	@echo "stt: vport-stt.ko is not built for kernel $(KERNELRELEASE): it has no Open vSwitch (CONFIG_OPENVSWITCH)"
+	@echo "stt: vport-stt.ko is not built for kernel $(KERNELRELEASE): it has no Open vSwitch (CONFIG_OPENVSWITCH) or none with legacy vport types"
 endif
 
 .PHONY: modules

@@ -21,8 +21,8 @@ one of these keys (a deeper indented line continues a value):
   cpus      guest CPUs (default conftest.DEFAULT_CPUS)
   nics      emulated NICs, run-guest --nic each (default none)
   modules   "no": the scenario needs no STT modules (default: it needs
-            stt.ko and vport-stt.ko, the standin where the kernel has no
-            legacy vport types, built for each kernel)
+            stt.ko, and vport-stt.ko where the kernel has legacy vport
+            types, built for each kernel)
   kernels   "all" (default); "debug instead": on the debug kernel rather
             than the distro kernel of its series; "not debug: COVERED_BY"
             or "debug only: COVERED_BY", naming what checks the same on the

@@ -13,8 +13,8 @@ TESTS += tests/packaging/test-abi-types.sh
 EXTRA_DIST += tests/packaging/test-abi-types.sh
 
 # test-vport-legacy.sh: on a kernel whose openvswitch.ko has no legacy vport
-# types (Module.symvers doctored), vport-stt.ko is the standin, which says
-# so when loaded, and Kbuild says why (one small Kbuild run).
+# types (Module.symvers doctored), stt.ko alone is built and Kbuild says
+# why (one Kbuild run of the modules).
 TESTS += tests/packaging/test-vport-legacy.sh
 EXTRA_DIST += tests/packaging/test-vport-legacy.sh
 
