@@ -15,15 +15,29 @@ Options (each also has an environment variable, for scripts and CI):
                            with {short} and/or {release}, e.g.
                            _build/{short}/datapath/linux.
                            env: STT_MODULES_DIR=TMPL
-  --stt-kernel KVER        only these kernels (repeatable).  env: STT_KERNELS
-                           (comma-separated)
+  --stt-kernel KVER        only these kernels (repeatable; short name or
+                           release).  env: STT_KERNELS (comma-separated).  A
+                           name run-guest --list-kernels does not list is an
+                           error.
   --stt-results DIR        where each test's results go, as DIR/TEST-KVER
                            (default /var/tmp/stt-results).  env: STT_RESULTS_DIR
   --stt-timeout-scale F    multiply every scenario timeout by F (slow or busy
                            machines).  env: STT_TIMEOUT_SCALE
+  --stt-partial            run the scenario cases the selected kernels run,
+                           listing those that run on none instead of failing
+  --stt-require-kernel KVER  fail unless KVER is selected (repeatable;
+                           tests/run-tests names the suite's matrix)
+  --stt-modules-version V  every module build the tests load must report
+                           version V (tests/run-tests: build-aux/stt-version's)
 
 An explicit KVER=DIR wins over the template.  A test that needs the STT
 modules fails, naming the kernel and what to pass, when none are given.
+
+The matrix is checked before any guest boots: each scenario case runs where
+its header's "kernels:" and "lanes:" keys put it among the selected kernels
+(scenario_cases.placement()), and the run stops, listing them, when a case
+pytest kept (not deselected by -k or -m) would run on none of them, unless
+--stt-partial says that is meant.
 
 The lanes of other Debian releases (a kernel of a root tests/roots/
 build-root made, which the guest boots with that root as its /: "6.12-deb13"
@@ -41,7 +55,7 @@ import subprocess
 import pytest
 
 import scenario_cases
-from scenario_cases import lane_matches
+from scenario_cases import kernel_kind, lane_matches
 
 GUEST_DIR = os.path.dirname(os.path.realpath(__file__))
 RUN_GUEST = os.path.join(GUEST_DIR, "run-guest")
@@ -63,10 +77,15 @@ def guest_runs(terminalreporter):
 
 
 def pytest_terminal_summary(terminalreporter):
+    tr = terminalreporter
+    unplaced = tr.config.stash.get(UNPLACED, None)
+    if unplaced:
+        tr.section("scenario cases run on no selected kernel (--stt-partial)")
+        for line in unplaced:
+            tr.write_line(line)
     runs = guest_runs(terminalreporter)
     if not runs:
         return
-    tr = terminalreporter
     tr.section("guest runs (seconds)")
     tr.write_line("%-24s %-6s %-6s %6s %6s %6s" % (
         "scenario", "kernel", "result", "boot", "run", "total"))
@@ -114,6 +133,16 @@ def pytest_addoption(parser):
     group.addoption("--stt-timeout-scale", type=float,
                     default=float(os.environ.get("STT_TIMEOUT_SCALE", "1")),
                     help="multiply scenario timeouts by this factor")
+    group.addoption("--stt-partial", action="store_true",
+                    help="run what the selected kernels run, listing the "
+                         "scenario cases that run on none of them instead "
+                         "of stopping")
+    group.addoption("--stt-require-kernel", action="append", default=[],
+                    metavar="KVER",
+                    help="stop unless the run selects KVER (repeatable)")
+    group.addoption("--stt-modules-version", metavar="VERSION",
+                    help="the version every module build a test loads must "
+                         "report (modinfo), e.g. build-aux/stt-version's")
 
 
 # Scenario timeouts are multiplied by this on the debug test kernel (KASAN,
@@ -152,18 +181,13 @@ def guest_root(release):
 
 def distro_kernels():
     """The releases of the host's distro kernels, oldest first."""
-    return [r for s, r in installed_kernels() if "-" not in s]
+    return [r for s, r in installed_kernels() if kernel_kind(s) == "distro"]
 
 
 def newest_distro_kernel():
     """The release of the newest distro kernel of the host, for tests that
     one kernel is enough for."""
     return (distro_kernels() or [None])[-1]
-
-
-def oldest_distro_kernel():
-    """The release of the oldest distro kernel of the host."""
-    return (distro_kernels() or [None])[0]
 
 
 def has_legacy_vports(release):
@@ -185,7 +209,7 @@ def has_legacy_vports(release):
 def on_lane(short):
     """Whether the kernel SHORT is a lane's ("7.3-deb13"): another root's
     kernel, which the guest boots with that root as its /."""
-    return re.search(r"-deb\d+$", short) is not None
+    return kernel_kind(short) == "lane"
 
 
 def pytest_configure(config):
@@ -194,6 +218,13 @@ def pytest_configure(config):
         "other Debian releases whose kernel a PATTERN matches (6.12-deb13, "
         "7.3-deb13, 7.2-deb14; shell wildcards) too; every other test "
         "skips there")
+    # A wrong name stops the run here, before any collection or worker.
+    if config.getoption("stt_kernel") or os.environ.get("STT_KERNELS") or \
+            config.getoption("stt_require_kernel") or \
+            config.getoption("stt_modules") or \
+            any(n.startswith("STT_MODULES_") and n != "STT_MODULES_DIR"
+                for n in os.environ):
+        selected_kernels(config)
 
 
 def pytest_runtest_setup(item):
@@ -213,15 +244,158 @@ def pytest_runtest_setup(item):
                     % short)
 
 
+def listing():
+    """The kernels run-guest lists, for a message."""
+    return ", ".join("%s (%s)" % k for k in installed_kernels()) or \
+        "none: run-guest --list-kernels lists no kernel"
+
+
+def stray_modules_env():
+    """STT_MODULES_* variables of the environment that name no module
+    directory variable this file reads (a mistyped kernel)."""
+    known = {modules_env_name(s) for s, _ in installed_kernels()} | \
+        {"STT_MODULES_DIR"}
+    return sorted(name for name in os.environ
+                  if name.startswith("STT_MODULES_") and name not in known)
+
+
+@functools.lru_cache(maxsize=None)
 def selected_kernels(config):
-    wanted = list(config.getoption("stt_kernel"))
+    """[(short, release)] of the kernels this run selects: those
+    --stt-kernel (else STT_KERNELS) names by short name or release, or all
+    that run-guest lists.  A name of no kernel, and a kernel that
+    --stt-require-kernel requires but the run does not select, are errors
+    (pytest.UsageError), as is a module override (--stt-modules KVER=DIR,
+    STT_MODULES_KVER) for no kernel: each would shrink the run
+    unseen."""
+    wanted, how = list(config.getoption("stt_kernel")), "--stt-kernel"
     if not wanted and os.environ.get("STT_KERNELS"):
-        wanted = [k.strip() for k in os.environ["STT_KERNELS"].split(",")
-                  if k.strip()]
+        wanted = [k.strip() for k in os.environ["STT_KERNELS"].split(",")]
+        how = "STT_KERNELS=" + os.environ["STT_KERNELS"]
     kernels = installed_kernels()
+
+    def known(name, among=kernels):
+        return any(name in k for k in among)
+
+    malformed = [m for m in config.getoption("stt_modules") if "=" not in m]
+    if malformed:
+        raise pytest.UsageError("--stt-modules wants KVER=DIR, got %s"
+                                % ", ".join(repr(m) for m in malformed))
+    for what, names in ((how, wanted), ("--stt-modules", [
+            item.partition("=")[0] for item in config.getoption("stt_modules")
+    ])):
+        unknown = [k for k in names if not known(k)]
+        if unknown:
+            raise pytest.UsageError(
+                "%s names no kernel run-guest --list-kernels lists: %s; the "
+                "kernels: %s" % (what, ", ".join(repr(k) for k in unknown),
+                                 listing()))
+    stray = stray_modules_env()
+    if stray:
+        raise pytest.UsageError(
+            "%s in the environment names no kernel (the kernels: %s; "
+            "variables STT_MODULES_6_12, STT_MODULES_6_12_debug, ...)"
+            % (", ".join(stray), listing()))
     if wanted:
-        kernels = [(s, r) for s, r in kernels if s in wanted or r in wanted]
+        kernels = [k for k in kernels if k[0] in wanted or k[1] in wanted]
+    missing = [k for k in config.getoption("stt_require_kernel")
+               if not known(k, kernels)]
+    if missing:
+        raise pytest.UsageError(
+            "the run must cover the kernels %s (--stt-require-kernel: the "
+            "suite's matrix), but it does not select %s; selected: %s; "
+            "the kernels: %s" % (
+                " ".join(config.getoption("stt_require_kernel")),
+                ", ".join(missing), " ".join(s for s, _ in kernels)
+                or "none", listing()))
     return kernels
+
+
+@functools.lru_cache(maxsize=None)
+def scenario_matrix(config):
+    """{pytest id of a test_scenario case on a kernel ("dev_dev-6.12"):
+    (case, release, why it does not run there or None, and whether the
+    matrix check counts it)}, for every declared case on every selected
+    kernel.  Under --stt-underlay ipv6 the cases that lane leaves out are
+    not counted: the user chose that lane."""
+    cases = scenario_cases.all_cases(SCENARIOS)
+    if config.getoption("stt_underlay") == "ipv6":
+        lane = list(ipv6_lane(cases))
+    else:
+        lane = [(case, None) for case in cases]
+    kernels = selected_kernels(config)
+    matrix = {}
+    for case, left_out in lane:
+        where = scenario_cases.placement(case, [s for s, _ in kernels])
+        for short, release in kernels:
+            matrix["%s-%s" % (case.name, short)] = (
+                case, release, left_out or where[short], left_out is None)
+    return matrix
+
+
+# A test_scenario item's node id, its pytest id in brackets.
+SCENARIO_ID = re.compile(r"test_scenarios\.py::test_scenario\[(.+)\]$")
+
+
+def unplaced_cases(config, nodeids):
+    """[(case, why)] of the cases that run on no kernel although pytest kept
+    one of their items (NODEIDS: those that were neither deselected nor
+    left out by --stt-underlay), each with why it does not run where it
+    was kept.  No kernel at all places nothing."""
+    ids = [m.group(1) for m in map(SCENARIO_ID.search, nodeids) if m]
+    if not ids:
+        return []
+    matrix = scenario_matrix(config)
+    kept = {}
+    for id in ids:
+        if id not in matrix:
+            # The empty parameter set of a run without kernels.
+            return [(None, "no kernel is selected; the kernels: "
+                     + listing())]
+        case, _, why, counted = matrix[id]
+        if counted:
+            kept.setdefault(case.name, (case, []))[1].append(why)
+    return [(case, whys[0]) for case, whys in kept.values()
+            if None not in whys]
+
+
+UNPLACED = pytest.StashKey()
+
+
+def check_matrix(config, nodeids):
+    """Stops the run before any guest boots when a scenario case pytest kept
+    would run on no selected kernel; under --stt-partial, keeps them for the
+    summary."""
+    unplaced = unplaced_cases(config, nodeids)
+    if not unplaced:
+        return
+    lines = ["  %s: %s" % (case.name if case else "every case", why)
+             for case, why in unplaced]
+    if config.getoption("stt_partial"):
+        config.stash[UNPLACED] = lines
+        return
+    pytest.exit(
+        "%d scenario case(s) would run on no selected kernel (%s):\n%s\n"
+        "Select a kernel they run on (--stt-kernel, STT_KERNELS), deselect "
+        "them (-k), or pass --stt-partial to run the others alone." % (
+            len(unplaced), " ".join(s for s, _ in selected_kernels(config))
+            or "none", "\n".join(lines)),
+        returncode=pytest.ExitCode.USAGE_ERROR)
+
+
+def pytest_collection_finish(session):
+    """The matrix check where the items are: in this process, unless it is
+    a pytest-xdist worker (the controller checks what they collected)."""
+    if not hasattr(session.config, "workerinput"):
+        check_matrix(session.config, [i.nodeid for i in session.items])
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids):
+    """pytest-xdist's controller, which collects nothing itself, checks the
+    items a worker collected before it hands out any (every worker
+    collects the same)."""
+    check_matrix(node.config, ids)
 
 
 def pytest_collection_modifyitems(items):
@@ -249,22 +423,18 @@ def ipv6_lane(cases):
 
 
 def pytest_generate_tests(metafunc):
-    # The case first, so that ids end with the kernel ("dev_dev-6.12-debug"),
-    # as pytest_collection_modifyitems expects.
+    # Ids end with the kernel ("dev_dev-6.12-debug"), as
+    # pytest_collection_modifyitems expects.
     if "case" in metafunc.fixturenames:
-        cases = scenario_cases.all_cases(SCENARIOS)
-        if metafunc.config.getoption("stt_underlay") == "ipv6":
-            lane = list(ipv6_lane(cases))
-        else:
-            lane = [(case, None) for case in cases]
         params = []
-        for case, skip in lane:
+        for id, (case, release, why, _) in \
+                scenario_matrix(metafunc.config).items():
             marks = [pytest.mark.lanes(*case.lanes)] if case.lanes else []
-            if skip:
-                marks.append(pytest.mark.skip(reason=skip))
-            params.append(pytest.param(case, id=case.name, marks=marks))
-        metafunc.parametrize("case", params)
-    if "kver" in metafunc.fixturenames:
+            if why:
+                marks.append(pytest.mark.skip(reason=why))
+            params.append(pytest.param(case, release, id=id, marks=marks))
+        metafunc.parametrize("case,kver", params)
+    elif "kver" in metafunc.fixturenames:
         kernels = selected_kernels(metafunc.config)
         metafunc.parametrize("kver", [r for _, r in kernels],
                              ids=[s for s, _ in kernels])
@@ -284,22 +454,28 @@ def modules_env_name(short):
 
 
 def modules_dir(config, release):
-    """The module build directory for a kernel, or None if none was given."""
+    """(the module build directory for a kernel, the option or variable
+    that gave it), or (None, None) if none did."""
     short = short_name(release)
     for item in config.getoption("stt_modules"):
-        key, sep, path = item.partition("=")
-        if not sep:
-            raise pytest.UsageError("--stt-modules wants KVER=DIR, got %r"
-                                    % item)
+        key, _, path = item.partition("=")
         if key in (short, release):
-            return os.path.abspath(path)
-    env = os.environ.get(modules_env_name(short))
-    if env:
-        return os.path.abspath(env)
+            return os.path.abspath(path), "--stt-modules " + item
+    name = modules_env_name(short)
+    if os.environ.get(name):
+        return os.path.abspath(os.environ[name]), name
     template = config.getoption("stt_modules_dir")
     if template:
-        return os.path.abspath(template.format(short=short, release=release))
-    return None
+        path = template.format(short=short, release=release)
+        return os.path.abspath(path), "--stt-modules-dir " + template
+    return None, None
+
+
+@functools.lru_cache(maxsize=None)
+def module_version(path):
+    """The version modinfo reads in the module at PATH ("" if none)."""
+    return subprocess.run(["modinfo", "-F", "version", path],
+                          capture_output=True, text=True).stdout.strip()
 
 
 class Scenario:
@@ -318,7 +494,7 @@ class Scenario:
         short = short_name(self.release)
         required = ("stt.ko", "vport-stt.ko") if \
             has_legacy_vports(self.release) else ("stt.ko",)
-        path = modules_dir(self.config, self.release)
+        path, given = modules_dir(self.config, self.release)
         how = ("pass --stt-modules %s=DIR or --stt-modules-dir TEMPLATE, "
                "or set %s" % (short, modules_env_name(short)))
         if path is None:
@@ -332,50 +508,36 @@ class Scenario:
                         "for %s or %s" % (short, path, ", ".join(missing)
                                           or "the directory", self.release,
                                           how), pytrace=False)
+        for f in required:
+            self.expect_version(module_version(os.path.join(path, f)),
+                                "%s/%s (from %s)" % (path, f, given))
         return path
 
-    def on_debug_kernel_instead(self):
-        """Runs the scenario on the debug test kernel rather than on the
-        distro kernel it was built from (6.12-debug, not 6.12) when both
-        are selected: the same Debian source, with KASAN, kmemleak and
-        lockdep watching.  For the scenarios whose kernel paths are
-        memory lifetimes (reassembly, hostile input, teardown under
-        traffic); the distro kernel of that series then runs the rest,
-        and the suite runs each scenario once per kernel series."""
-        short = short_name(self.release)
-        debug = short + "-debug"
-        if any(s == debug for s, _ in selected_kernels(self.config)):
-            pytest.skip("runs on %s, the same source with KASAN, kmemleak "
-                        "and lockdep" % debug)
-
-    def only_on_debug_kernel(self, covered_by):
-        """Skips the test on Debian's kernels, where COVERED_BY (tests or
-        scenarios) check what it checks; it runs where KASAN, kmemleak and
-        lockdep watch its kernel paths."""
-        if not short_name(self.release).endswith("-debug"):
-            pytest.skip("on Debian's kernels, %s check the same" % covered_by)
+    def expect_version(self, version, what):
+        """Fails the test unless WHAT, a module build the guest is to load,
+        reports the version --stt-modules-version names (when it names
+        one): a leftover directory or variable must not stand in for the
+        build under test."""
+        expected = self.config.getoption("stt_modules_version")
+        if expected and version != expected:
+            pytest.fail("%s reports version %s, but the tree under test "
+                        "builds %s (--stt-modules-version, build-aux/"
+                        "stt-version): build it from this tree or drop "
+                        "the override" % (what, version or "none",
+                                          expected), pytrace=False)
 
     def on_newest_selected_distro_kernel(self):
         """Whether this is the newest Debian 12 kernel of this session's
         selection: for tests whose outcome does not depend on the kernel
         series (another project's own tests), which run on one only."""
         distro = [r for s, r in selected_kernels(self.config)
-                  if "-" not in s]
+                  if kernel_kind(s) == "distro"]
         return bool(distro) and self.release == distro[-1]
 
     def on_lane(self):
         """Whether this is a lane of another Debian release, whose guest has
         that root as its / (and so not the host's /lib/modules)."""
         return on_lane(short_name(self.release))
-
-    def skip_on_debug_kernel(self, covered_by):
-        """Skips the test on the debug test kernel: the debug-kernel runs of
-        COVERED_BY (scenario names) take every kernel code path its scenario
-        takes, so KASAN, lockdep and kmemleak would check nothing new there,
-        and that kernel's runs are what the suite's time goes to."""
-        if short_name(self.release).endswith("-debug"):
-            pytest.skip("on the debug kernel, %s take its code paths"
-                        % covered_by)
 
     def results_dir(self):
         """Where run-guest leaves this test's files."""

@@ -27,8 +27,10 @@ one of these keys (a deeper indented line continues a value):
             than the distro kernel of its series; "not debug: COVERED_BY"
             or "debug only: COVERED_BY", naming what checks the same on the
             other kernels; "newest distro: WHY" or "oldest distro: WHY" (one
-            Debian kernel, the newest or the oldest installed); "lanes
-            only: WHY": on its lanes alone (see lanes), none of the host's
+            Debian kernel, the newest or the oldest of those selected);
+            "lanes only: WHY": on its lanes alone (see lanes), none of the
+            host's.  placement() says where that is among the kernels a
+            run selects
   lanes     PATTERN...: runs on the lanes of other Debian releases whose
             kernel's short name ("6.12-deb13", "7.3-deb13", "7.2-deb14")
             one of these shell patterns matches ("7.*-deb*"); a case
@@ -140,6 +142,70 @@ LANE_PATTERN = re.compile(r"^[0-9.*?\[\]]+-deb[0-9*?\[\]]+$")
 def lane_matches(patterns, short):
     """Whether one of the lane PATTERNS matches the kernel SHORT."""
     return any(fnmatch.fnmatchcase(short, p) for p in patterns)
+
+
+def kernel_kind(short):
+    """What the kernel SHORT (run-guest's short name) is: "lane" for a
+    lane's ("7.3-deb13": another Debian release's, booted with that root),
+    "debug" for the debug test kernel ("6.12-debug"), "distro" for a
+    Debian kernel of the host ("6.1")."""
+    if re.search(r"-deb\d+$", short):
+        return "lane"
+    return "debug" if short.endswith("-debug") else "distro"
+
+
+def placement(case, kernels):
+    """Where CASE runs among KERNELS, the short names of the kernels a run
+    selects in run-guest's order (the host's Debian kernels oldest first):
+    {short: None where it runs, else why not, naming where it does}.
+
+    Selecting kernels narrows a run by moving a case, not by dropping it:
+    "newest distro" and "oldest distro" are of the selected Debian kernels;
+    "debug instead" runs on each selected Debian kernel whose debug kernel
+    is not selected; "debug only" runs on the newest selected Debian kernel
+    (6.12, the debug kernel's series, when selected) when no debug kernel
+    is selected; "lanes only" there too when none of its lanes is.  A case
+    can still run nowhere: one for Debian's kernels alone when only the
+    debug kernel or lanes are selected, or any case of the host's kernels
+    when only lanes are."""
+    distro = [k for k in kernels if kernel_kind(k) == "distro"]
+    debug = [k for k in kernels if kernel_kind(k) == "debug"]
+    lanes = [k for k in kernels if kernel_kind(k) == "lane"]
+    policy, why = case.kernel_policy
+    newest = distro[-1:]
+    moved = None
+    if policy == "all":
+        host = distro + debug
+    elif policy == "debug instead":
+        host = debug + [k for k in distro if k + "-debug" not in debug]
+    elif policy == "not debug":
+        host = distro
+    elif policy == "debug only":
+        host = debug or newest
+        moved = None if debug else "no debug kernel is selected"
+    elif policy == "newest distro":
+        host = newest
+    elif policy == "oldest distro":
+        host = distro[:1]
+    else:  # "lanes only" (_check() refuses any other policy)
+        mine = [k for k in lanes if case.runs_on_lane(k)]
+        host = [] if mine else newest
+        moved = None if mine else "none of its lanes is selected"
+    where = [k for k in kernels if k in host or
+             (k in lanes and case.runs_on_lane(k))]
+    elsewhere = "it runs on %s" % (", ".join(where) or "no selected kernel")
+    rule = policy + (" (%s)" % moved if moved else "") + \
+        (": " + why if why else "")
+    result = {}
+    for k in kernels:
+        if k in where:
+            result[k] = None
+        elif k in lanes:
+            result[k] = "not a test of the lane %s (its lanes: key does " \
+                "not name it); %s" % (k, elsewhere)
+        else:
+            result[k] = "kernels: %s; %s" % (rule, elsewhere)
+    return result
 
 
 def _check(case):

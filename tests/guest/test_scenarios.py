@@ -4,20 +4,21 @@ declares them (scenario_cases.py says how):
 
     /usr/bin/python3 -m pytest -v tests/guest/test_scenarios.py \\
         --stt-modules-dir '_build/{short}/datapath/linux'
-    # one scenario's cases: -k dev-dev;  one kernel: --stt-kernel 6.12
+    # one scenario's cases: -k dev_dev;  one kernel: --stt-kernel 6.12
 
-Each case boots a fresh guest and runs its script in scenarios/; a case
-fails, naming what to pass, when the module build for its kernel is
-missing.  Timeouts are bounds for a busy 2-core machine, not expected
-durations.
+Each case boots a fresh guest and runs its script in scenarios/, on the
+kernels its header's "kernels:" and "lanes:" keys put it among those
+selected (scenario_cases.placement(); a case that would run on none stops
+the run, conftest.py); a case fails, naming what to pass, when the module
+build for its kernel is missing.  Timeouts are bounds for a busy 2-core
+machine, not expected durations.
 """
 import os
 import subprocess
 
 import pytest
 
-from conftest import guest_root, newest_distro_kernel, oldest_distro_kernel, \
-    short_name
+from conftest import guest_root, short_name
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.realpath(__file__))))
@@ -41,6 +42,7 @@ def ovs_basic_args(scenario):
             not scenario.on_lane():
         version = _run_host(["dpkg-query", "-W", "-f=${Version}",
                              "stt-dkms"], "dpkg-query stt-dkms")
+        scenario.expect_version(version, "the stt-dkms package installed")
         return [version, "updates/dkms"], None
     modules = scenario.modules()
     version = _run_host(["modinfo", "-F", "version",
@@ -69,14 +71,16 @@ def ovs_autotest_args(scenario):
 
 
 def ovs40_args(scenario):
-    """The prefix of Open vSwitch 4.0 with the STT series; skips the case
-    when it is not built (build-ovs --if-built builds nothing)."""
+    """The prefix of Open vSwitch 4.0 with the STT series; fails the case
+    when it is not built (build-ovs --if-built builds nothing): a case the
+    matrix placed runs or fails, it does not skip."""
     prefix = _run_host([os.path.join(REPO, "ovs-glue", "build-ovs"),
                         "--if-built"], "ovs-glue/build-ovs --if-built")
     if not prefix:
-        pytest.skip("Open vSwitch 4.0 with the STT series is not built: "
+        pytest.fail("Open vSwitch 4.0 with the STT series is not built: "
                     "run ovs-glue/build-ovs (a cold build took 7 to 14 "
-                    "minutes on this 2-core machine)")
+                    "minutes on this 2-core machine), or deselect its "
+                    "cases (-k 'not ovs40')", pytrace=False)
     return [prefix], scenario.modules()
 
 
@@ -89,30 +93,9 @@ HOST_STEPS = {
 }
 
 
-def apply_kernel_policy(scenario, case):
-    policy, text = case.kernel_policy
-    if policy == "debug instead":
-        scenario.on_debug_kernel_instead()
-    elif policy == "not debug":
-        scenario.skip_on_debug_kernel(text)
-    elif policy == "debug only":
-        scenario.only_on_debug_kernel(text)
-    elif policy == "newest distro" and \
-            scenario.release != newest_distro_kernel():
-        pytest.skip("runs on the newest distro kernel only: " + text)
-    elif policy == "oldest distro" and \
-            scenario.release != oldest_distro_kernel():
-        pytest.skip("runs on the oldest distro kernel only: " + text)
-    elif policy == "lanes only":
-        pytest.skip("runs on the lanes %s only: %s"
-                    % (" ".join(case.lanes), text))
-
-
 def test_scenario(scenario, case):
-    # A lane runs the cases whose lanes: key names it (conftest.py), each
-    # whatever the case's policy for the host's kernels.
-    if not scenario.on_lane():
-        apply_kernel_policy(scenario, case)
+    # Where the case runs (its kernels: and lanes: keys) was decided at
+    # collection: conftest.scenario_matrix() skipped it elsewhere.
     host = case.option("host")
     if host:
         if host not in HOST_STEPS:
