@@ -30,8 +30,9 @@ one of these keys (a deeper indented line continues a value):
             Debian kernel, the newest or the oldest installed); "lanes
             only: WHY": on its lanes alone (see lanes), none of the host's
   lanes     PATTERN...: runs on the lanes of other Debian releases whose
-            kernel's short name ("6.12-deb13", "7.3-deb13", "7.2-deb14")
-            one of these shell patterns matches ("7.*-deb*"); a case
+            kernel's short name ("6.12-deb13", "7.3-deb13", "7.2-deb14",
+            "7.2-deb14-ovs40") one of these shell patterns matches
+            ("7.*-deb*"); a case
             without the key runs on the host's kernels only (pytest
             marker lanes)
   host      a step run on the host first that adds the scenario's leading
@@ -134,7 +135,7 @@ class CaseError(Exception):
 
 # A lane's kernel: "X.Y-debNN" (run-guest's short name of a kernel of
 # another root); a pattern of one may have shell wildcards.
-LANE_PATTERN = re.compile(r"^[0-9.*?\[\]]+-deb[0-9*?\[\]]+$")
+LANE_PATTERN = re.compile(r"^[0-9.*?\[\]]+-deb[0-9*?\[\]]+(-[a-z0-9*?]+)?$")
 
 
 def lane_matches(patterns, short):
@@ -172,8 +173,9 @@ def _check(case):
     for pattern in case.lanes:
         if not LANE_PATTERN.match(pattern):
             raise CaseError("%s: lanes: %r is not a lane's kernel or a "
-                            "pattern of one (X.Y-debNN, e.g. 7.3-deb13 or "
-                            "7.*-deb*)" % (case.where(), pattern))
+                            "pattern of one (X.Y-debNN[-NAME], e.g. "
+                            "7.3-deb13, 7.2-deb14-ovs40 or 7.*-deb*)"
+                            % (case.where(), pattern))
     if "lanes" in case.options and not case.lanes:
         raise CaseError("%s: lanes: names no lane" % case.where())
     if policy == "lanes only" and not case.lanes:
