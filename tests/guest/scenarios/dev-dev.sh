@@ -58,9 +58,25 @@ send_file_and_hash a b 10.0.0.2 "$(transfer_mib 64)"
 
 # A fixed ttl and tos on a's device are its segments' TTL and TOS, over
 # IPv6 their hop limit and traffic class (inner packets are not
-# ECN-capable, so the ECN bits stay 0).
-run in_ns a "$STT_CTL" set s0 ttl 33 tos 0x20
+# ECN-capable, so the ECN bits stay 0); df set is DF on every one of them.
+# b's device inherits TTL and DF from the packets it carries and keeps its
+# source ports in a range of its own: b's packets leave with TTL 77, not
+# the usual 64, and its route to a says hop limit 99, what a device that
+# ignored "ttl inherit" would use, and what it uses for frames that are not
+# IP (ARP).
+run in_ns a "$STT_CTL" set s0 ttl 33 tos 0x20 df set
+run in_ns b "$STT_CTL" set s0 ttl inherit df inherit srcport 40000 40999
+run in_ns b sysctl -qw net.ipv4.ip_default_ttl=77
+if [ "$UL_FAMILY" = ipv6 ]; then
+	run ip -n b -6 route add "$A" dev u0 hoplimit 99
+else
+	run ip -n b route add "$A" dev u0 hoplimit 99
+fi
 stt_judge_segments a b a b 10.0.0.2 "dev-dev-$UL_FAMILY" $KEY
+# DF exists over IPv4 only; stt-wire judges it only there.
+stt_wire "$STT_RESULTS/dev-dev-$UL_FAMILY.pcap" --from "$A" --df set --ttl 33
+stt_wire "$STT_RESULTS/dev-dev-$UL_FAMILY.pcap" --from "$B" --df inherit \
+	--ttl inherit:99 --srcport 40000-40999
 if [ "$UL_FAMILY" = ipv6 ]; then
 	fields=(-e ipv6.hlim -e ipv6.tclass -Y "ipv6.src == $A")
 else
