@@ -374,7 +374,7 @@ stt_wire() {
 	shift
 	log "+ stt-wire $* $(basename "$pcap")"
 	"$STT_WIRE" "$@" "$pcap" ||
-		fail "stt-wire: the STT frames in $(basename "$pcap") are not as the wire format and $* say (see above)"
+		fail "stt-wire $*: $(basename "$pcap") fails (see above)"
 }
 
 # stt_judge_capture PCAP KEY [STT-WIRE OPTION...]: every packet of PCAP (a
