@@ -78,6 +78,18 @@ stt_judge_segments a b a b 10.0.0.2 "dev-dev-$UL_FAMILY" $KEY
 stt_wire "$STT_RESULTS/dev-dev-$UL_FAMILY.pcap" --from "$A" --df set --ttl 33
 stt_wire "$STT_RESULTS/dev-dev-$UL_FAMILY.pcap" --from "$B" --df inherit \
 	--ttl inherit:99 --srcport 40000-40999
+if [ "$UL_FAMILY" = ipv6 ]; then
+	fields=(-e ipv6.hlim -e ipv6.tclass -Y "ipv6.src == $A")
+else
+	fields=(-e ip.ttl -e ip.dsfield -Y "ip.src == $A")
+fi
+marks=$(tshark -r "$STT_RESULTS/dev-dev-$UL_FAMILY.pcap" -n -T fields \
+	"${fields[@]}" 2>/dev/null | sort | uniq -c | xargs)
+log "a's segments (count, TTL, TOS): $marks"
+read -r count ttl tos rest <<< "$marks"
+[ -z "$rest" ] && [ "${count:-0}" -gt 0 ] && [ "$ttl" = 33 ] &&
+	[ "$((tos))" = $((0x20)) ] ||
+	fail "a's segments do not all carry TTL 33 and TOS 0x20: $marks"
 
 # An 802.1Q tag is taken out of the frame into the header's VLAN field:
 # VLAN 100 devices on both ends, pings between them captured on b's
@@ -92,20 +104,11 @@ capture_start b u0 "dev-dev-vlan-$UL_FAMILY" tcp dst port $STT_PORT
 capture=$CAPTURE_PID
 ping_sizes a 10.0.100.2 1 1400 4000
 capture_stop "$capture" "dev-dev-vlan-$UL_FAMILY"
+dropped=$(capture_dropped "dev-dev-vlan-$UL_FAMILY")
+[ "$dropped" = 0 ] ||
+	fail "tcpdump dropped ${dropped:-an unknown number of} packets"
 stt_wire "$STT_RESULTS/dev-dev-vlan-$UL_FAMILY.pcap" --context $KEY \
 	--vlan 100 --require vlan
-if [ "$UL_FAMILY" = ipv6 ]; then
-	fields=(-e ipv6.hlim -e ipv6.tclass -Y "ipv6.src == $A")
-else
-	fields=(-e ip.ttl -e ip.dsfield -Y "ip.src == $A")
-fi
-marks=$(tshark -r "$STT_RESULTS/dev-dev-$UL_FAMILY.pcap" -n -T fields \
-	"${fields[@]}" 2>/dev/null | sort | uniq -c | xargs)
-log "a's segments (count, TTL, TOS): $marks"
-read -r count ttl tos rest <<< "$marks"
-[ -z "$rest" ] && [ "${count:-0}" -gt 0 ] && [ "$ttl" = 33 ] &&
-	[ "$((tos))" = $((0x20)) ] ||
-	fail "a's segments do not all carry TTL 33 and TOS 0x20: $marks"
 
 stt_check_frames_balanced a b s0
 stt_check_no_errors a s0
