@@ -87,17 +87,22 @@ def pytest_terminal_summary(terminalreporter):
     if not runs:
         return
     tr.section("guest runs (seconds)")
-    tr.write_line("%-24s %-6s %-6s %6s %6s %6s" % (
-        "scenario", "kernel", "result", "boot", "run", "total"))
-    total = 0.0
+    tr.write_line("%-24s %-6s %-6s %6s %6s %6s %6s" % (
+        "scenario", "kernel", "result", "boot", "run", "total", "cpu"))
+    total = cpu = 0.0
     for script, kernel, result in runs:
         sec = (result or {}).get("seconds", {})
         total += sec.get("total", 0)
-        tr.write_line("%-24s %-6s %-6s %6s %6s %6s" % (
+        cpu += sec.get("cpu", 0)
+        tr.write_line("%-24s %-6s %-6s %6s %6s %6s %6s" % (
             script, kernel, (result or {}).get("verdict", "?"),
             sec.get("boot_to_scenario", "-"), sec.get("scenario", "-"),
-            sec.get("total", "-")))
-    tr.write_line("%d guest runs, %.0f s in QEMU" % (len(runs), total))
+            sec.get("total", "-"), sec.get("cpu", "-")))
+    # CPU time below wall time is a guest asleep: a core left idle unless
+    # another guest runs beside it.
+    tr.write_line("%d guest runs, %.0f s in QEMU, %.0f s of it on a host "
+                  "CPU (%.0f%%)" % (len(runs), total, cpu,
+                                   100 * cpu / total if total else 0))
     for script, kernel, result in runs:
         for crash in (result or {}).get("boot_crashes", []):
             tr.write_line("%s on %s: the kernel stopped before init after "
