@@ -128,26 +128,43 @@ def test_every_declared_case_is_placed():
 
 
 # The stand-in for run-guest: "--list-kernels" prints the file "kernels"
-# beside it; a run appends its kernel and results directory to the file
-# "runs" and writes a PASS result.json.  (A shell script: the sessions below
-# start it some sixty times.)
+# beside it; a run appends its kernel, results directory and boot (its
+# --results) to the file "runs" and writes a PASS result.json, each run of
+# a --batch too.  (A shell script: the sessions below start it some sixty
+# times.)
 FAKE_RUN_GUEST = """\
 #!/bin/sh
 here=$(dirname "$0")
 if [ "$1" = --list-kernels ]; then
 	exec cat "$here/kernels"
 fi
-while [ "$1" != -- ]; do
+batch=
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	case $1 in
 	--kernel) kernel=$2 ;;
 	--results) results=$2 ;;
+	--batch) batch=$2 ;;
 	esac
 	shift 2
 done
+if [ -n "$batch" ]; then
+	exec /usr/bin/python3 -c '
+import json, os, sys
+batch, kernel, boot, runs = sys.argv[1:]
+items = json.load(open(batch))
+for n, run in enumerate(items, 1):
+    os.makedirs(run["results"], exist_ok=True)
+    with open(os.path.join(run["results"], "result.json"), "w") as f:
+        json.dump({"verdict": "PASS", "reasons": [], "seconds": {},
+                   "boot": {"id": boot, "runs": len(items), "run": n}}, f)
+    with open(runs, "a") as f:
+        f.write("%s %s %s\\n" % (kernel, run["results"], boot))
+' "$batch" "$kernel" "$results" "$here/runs"
+fi
 mkdir -p "$results"
 echo '{"verdict": "PASS", "reasons": [], "seconds": {}}' \\
 	> "$results/result.json"
-echo "$kernel $results" >> "$here/runs"
+echo "$kernel $results $results" >> "$here/runs"
 """
 
 VERSION = "0.1+20261205.120000.gfeedbee"
@@ -172,14 +189,20 @@ class Rig:
     (laid out as the repository: tests/guest, ovs-glue), with the kernels
     KERNELS and a module build of VERSION for each in TOP/mods/SHORT."""
 
-    def __init__(self, top, kernels):
+    def __init__(self, top, kernels, scenarios=None):
         self.top = top
         self.guest = top / "tests" / "guest"
         self.guest.mkdir(parents=True)
         for name in ("conftest.py", "scenario_cases.py", "test_scenarios.py"):
             shutil.copy(os.path.join(GUEST_DIR, name), self.guest)
-        os.symlink(os.path.join(GUEST_DIR, "scenarios"),
-                   self.guest / "scenarios")
+        if scenarios:
+            # {script name: its header}, instead of the tree's scenarios.
+            (self.guest / "scenarios").mkdir()
+            for name, text in scenarios.items():
+                (self.guest / "scenarios" / name).write_text(text)
+        else:
+            os.symlink(os.path.join(GUEST_DIR, "scenarios"),
+                       self.guest / "scenarios")
         fake = self.guest / "run-guest"
         fake.write_text(FAKE_RUN_GUEST)
         fake.chmod(0o755)
@@ -221,7 +244,8 @@ class Rig:
 
     def pytest(self, *args, env=None):
         """Runs the copy's guest tests with ARGS: (exit status, output,
-        {case name: [kernels it ran on]})."""
+        {case name: [kernels it ran on]}); self.boots is then {boot: [case
+        names]}, the runs of each guest boot."""
         clean = {k: v for k, v in os.environ.items()
                  if not k.startswith("STT_") and k != "PYTEST_ADDOPTS"}
         # modinfo and dpkg-query, for a user whose PATH lacks them too.
@@ -238,13 +262,15 @@ class Rig:
             + list(args), cwd=str(self.top), env=clean,
             capture_output=True, text=True)
         ran = {}
+        self.boots = {}
         if runs.exists():
             for line in runs.read_text().splitlines():
-                release, results = line.split()
+                release, results, boot = line.split()
                 short = self.releases[release]
                 test = os.path.basename(results)
                 case = test[len("test_"):-len("-" + short)]
                 ran.setdefault(case, []).append(short)
+                self.boots.setdefault(boot, []).append(case)
         return proc.returncode, proc.stdout + proc.stderr, ran
 
 
