@@ -439,9 +439,11 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         batch = batches.get(item)
         units.setdefault(batch or item, []).append(item)
+    # The same order in every pytest-xdist worker, or it stops the run.
     order = sorted(units.items(), key=lambda unit: (
         not unit[1][0].name.endswith("-debug]"),
-        -sum(expected_seconds(config, i) for i in unit[1])))
+        -sum(expected_seconds(config, i) for i in unit[1]),
+        unit[1][0].nodeid))
     items[:] = [item for _, members in order for item in members]
 
 
@@ -826,12 +828,14 @@ def plan_batches(config, items):
             count[short] = count.get(short, 0) + 1
             batch = Batch("%s-%d" % (short, count[short]), members)
             for item in members:
-                batches[item] = batch
                 item.add_marker(pytest.mark.xdist_group(batch.name))
                 # What pytest-xdist does for the marker in its own hook,
                 # which runs before -k's deselection (and so before this).
+                # An item's hash is its node id's: first the id, then the
+                # item into the dict.
                 if getattr(config.option, "loadgroup", False):
                     item._nodeid = "%s@%s" % (item.nodeid, batch.name)
+                batches[item] = batch
     config.stash[BATCHES] = batches
     return batches
 

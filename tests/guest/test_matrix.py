@@ -437,7 +437,8 @@ def test_module_override_must_be_the_build_under_test(rig, tmp_path):
     assert "the stt-dkms package installed reports version " \
         "0.1+20261101.000000.g0123456, but the tree under test builds" in out
     # The lanes' ovs_basic loads the build directory, of the right version.
-    assert ran == {"ovs_basic": ["7.2-deb14", "6.12-deb13"]}, out
+    assert sorted(ran["ovs_basic"]) == ["6.12-deb13", "7.2-deb14"], out
+    assert list(ran) == ["ovs_basic"], out
 
 
 def test_ovs40_not_built_fails(rig):
@@ -472,3 +473,60 @@ def test_run_tests_refuses_selection_from_the_environment(tmp_path):
         assert proc.returncode == 2, proc.stdout + proc.stderr
         assert proc.stderr.startswith("run-tests: unset %s first" % name), \
             proc.stderr
+
+
+# Cases that can and cannot share a boot: a1 and a2 can (together 200 s
+# expected, a third of their timeouts); a6 alone is close to a batch's
+# BATCH_SECONDS; a3 says it boots alone; a4 has two CPUs, a5 no modules.
+BATCHING = """\
+# Test: a1
+#   timeout: 300
+# Test: a2
+#   timeout: 300
+# Test: a3
+#   timeout: 300
+#   batch: alone: counts what the boot loaded
+# Test: a4
+#   timeout: 300
+#   cpus: 2
+# Test: a5
+#   timeout: 300
+#   modules: no
+# Test: a6
+#   timeout: 2500
+"""
+
+
+@pytest.fixture
+def batching(tmp_path):
+    return Rig(tmp_path, ["6.1", "6.12"], scenarios={"a.sh": BATCHING})
+
+
+@pytest.mark.parametrize("args", [[], ["-n", "2", "--dist", "loadgroup"]],
+                         ids=["one-process", "xdist-loadgroup"])
+def test_cases_share_boots(batching, args):
+    """Cases of one kernel, module set, CPU count and NICs share a boot,
+    up to BATCH_SECONDS of expected time; "batch: alone" boots alone.
+    Under pytest-xdist, --dist loadgroup runs each batch on one worker,
+    once; each case passes on its own."""
+    status, out, ran = batching.pytest("--stt-kernel", "6.12", *args)
+    assert status == 0, out
+    assert ran == {c: ["6.12"] for c in ("a1", "a2", "a3", "a4", "a5",
+                                         "a6")}, out
+    assert sorted(sorted(c) for c in batching.boots.values()) == \
+        [["a1", "a2"], ["a3"], ["a4"], ["a5"], ["a6"]], out
+    assert "6 passed" in out, out
+    assert "6 guest runs" in out and "5 guest boots for them" in out, out
+
+
+@pytest.mark.parametrize("args", [
+    ["--stt-no-batch"], ["-k", "a1"], ["-n", "2"],
+], ids=["no-batch", "one-case", "xdist-without-loadgroup"])
+def test_one_boot_per_case(batching, args):
+    """--stt-no-batch, a single case, and pytest-xdist without loadgroup
+    (which could hand a batch's cases to both workers) boot once per
+    case."""
+    status, out, ran = batching.pytest("--stt-kernel", "6.12", *args)
+    assert status == 0, out
+    assert ran and all(len(c) == 1 for c in batching.boots.values()), out
+    assert len(batching.boots) == len(ran), out
