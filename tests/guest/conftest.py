@@ -2,7 +2,8 @@
 """pytest driver for the guest rig (run-guest).
 
 Every guest test is parametrized over the installed distro kernels (ids "6.1",
-"6.12", ...) and runs one scenario script in a fresh QEMU guest:
+"6.12", ...) and runs one scenario script in a QEMU guest, a fresh one or
+one it shares with other cases (batches, below):
 
     /usr/bin/python3 -m pytest tests/guest -v
 

@@ -6,7 +6,8 @@ declares them (scenario_cases.py says how):
         --stt-modules-dir '_build/{short}/datapath/linux'
     # one scenario's cases: -k dev_dev;  one kernel: --stt-kernel 6.12
 
-Each case boots a fresh guest and runs its script in scenarios/, on the
+Each case runs its script in scenarios/ in a guest of its own or in one it
+shares with the other cases of its batch (conftest.plan_batches()), on the
 kernels its header's "kernels:" and "lanes:" keys put it among those
 selected (scenario_cases.placement(); a case that would run on none stops
 the run, conftest.py); a case fails, naming what to pass, when the module
