@@ -347,10 +347,10 @@ attack_errors frame-len=128:rx_err_frame_len seg-empty=100:rx_err_seg_empty \
 # Reassembly: every frame is completed after the offence, so each is also
 # delivered to s1 and none is left to expire.  How long a frame takes to
 # complete is the sender's pace, not the receiver's: on a loaded host the
-# guest loses the CPU for seconds (CI's 6.12-debug run, and one at load 12:
-# interleaved delivered 8 or 9 of 10, rx_reasm_timeouts +1 or +2), so these
-# classes run with a timeout far above any such pause, and the flood's 2 s
-# comes back after them.
+# guest loses the CPU for seconds (CI's 6.12-debug run once, and one here at
+# load 12: interleaved delivered 9 of 10, rx_reasm_timeouts +2), so these
+# classes run with a timeout far above any such pause; TIMEOUT_MS comes back
+# after them for the classes whose frames must expire.
 echo $((TIMEOUT_MS * 30)) > /sys/module/stt/parameters/reasm_timeout_ms
 attack split-header 68 rx_frames=68 rx_frames_reassembled=68+
 attack overlap 50 rx_err_overlap=50 rx_frames=50 rx_frames_reassembled=50+
