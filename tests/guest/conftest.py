@@ -2,7 +2,8 @@
 """pytest driver for the guest rig (run-guest).
 
 Every guest test is parametrized over the installed distro kernels (ids "6.1",
-"6.12", ...) and runs one scenario script in a fresh QEMU guest:
+"6.12", ...) and runs one scenario script in a QEMU guest, a fresh one or
+one it shares with other cases (batches, below):
 
     /usr/bin/python3 -m pytest tests/guest -v
 
@@ -29,6 +30,7 @@ Options (each also has an environment variable, for scripts and CI):
                            tests/run-tests names the suite's matrix)
   --stt-modules-version V  every module build the tests load must report
                            version V (tests/run-tests: build-aux/stt-version's)
+  --stt-no-batch           boot a guest per scenario case (for debugging)
 
 An explicit KVER=DIR wins over the template.  A test that needs the STT
 modules fails, naming the kernel and what to pass, when none are given.
@@ -38,6 +40,14 @@ its header's "kernels:" and "lanes:" keys put it among the selected kernels
 (scenario_cases.placement()), and the run stops, listing them, when a case
 pytest kept (not deselected by -k or -m) would run on none of them, unless
 --stt-partial says that is meant.
+
+Scenario cases share guest boots: after collection and deselection, the
+selected cases of one kernel, module set, CPU count and NICs are grouped
+into batches of up to BATCH_SECONDS of expected time (a case whose header
+says "batch: alone" boots alone), each batch pinned to one pytest-xdist
+worker (--dist loadgroup, xdist_group markers) and run by run-guest --batch
+when its first case executes; every case then gets its own result and
+verdict.
 
 The lanes of other Debian releases (a kernel of a root tests/roots/
 build-root made, which the guest boots with that root as its /: "6.12-deb13"
@@ -103,6 +113,15 @@ def pytest_terminal_summary(terminalreporter):
     tr.write_line("%d guest runs, %.0f s in QEMU, %.0f s of it on a host "
                   "CPU (%.0f%%)" % (len(runs), total, cpu,
                                    100 * cpu / total if total else 0))
+    # A batch's runs share one boot (run-guest --batch); a run without a
+    # result.json had one of its own.
+    boots = {(result or {}).get("boot", {}).get("id") or i
+             for i, (_, _, result) in enumerate(runs)}
+    crashes = sum(len((result or {}).get("boot_crashes", []))
+                  for _, _, result in runs)
+    tr.write_line("%d guest boots for them%s" % (
+        len(boots) + crashes, " (%d of them stopped before init and were "
+        "booted again)" % crashes if crashes else ""))
     for script, kernel, result in runs:
         for crash in (result or {}).get("boot_crashes", []):
             tr.write_line("%s on %s: the kernel stopped before init after "
@@ -148,6 +167,9 @@ def pytest_addoption(parser):
     group.addoption("--stt-modules-version", metavar="VERSION",
                     help="the version every module build a test loads must "
                          "report (modinfo), e.g. build-aux/stt-version's")
+    group.addoption("--stt-no-batch", action="store_true",
+                    help="boot a guest for each scenario case rather than "
+                         "one for each batch of cases that can share one")
 
 
 # Scenario timeouts are multiplied by this on the debug test kernel (KASAN,
@@ -339,7 +361,9 @@ def scenario_matrix(config):
 
 
 # A test_scenario item's node id, its pytest id in brackets.
-SCENARIO_ID = re.compile(r"test_scenarios\.py::test_scenario\[(.+)\]$")
+# (pytest-xdist's --dist loadgroup appends "@GROUP" to the ids it sees.)
+SCENARIO_ID = re.compile(
+    r"test_scenarios\.py::test_scenario\[(.+)\](@[^\]]*)?$")
 
 
 def unplaced_cases(config, nodeids):
@@ -403,11 +427,25 @@ def pytest_xdist_node_collection_finished(node, ids):
     check_matrix(node.config, ids)
 
 
-def pytest_collection_modifyitems(items):
-    """Debug-kernel runs first: they take about twice as long, and with two
-    guests at a time the longest ones started last would leave one worker
-    idle at the end."""
-    items.sort(key=lambda item: not item.name.endswith("-debug]"))
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """After -k and -m deselected what they do (trylast), the scenario
+    cases that can share a boot are grouped into batches (plan_batches());
+    the order is then debug-kernel runs first, each kind the longest
+    first: they take about twice as long, and with two guests at a time the
+    longest ones started last would leave one worker idle at the end.  A
+    batch's cases come together, where its first would."""
+    batches = plan_batches(config, items)
+    units = {}
+    for item in items:
+        batch = batches.get(item)
+        units.setdefault(batch or item, []).append(item)
+    # The same order in every pytest-xdist worker, or it stops the run.
+    order = sorted(units.items(), key=lambda unit: (
+        not unit[1][0].name.endswith("-debug]"),
+        -sum(expected_seconds(config, i) for i in unit[1]),
+        unit[1][0].nodeid))
+    items[:] = [item for _, members in order for item in members]
 
 
 def ipv6_lane(cases):
@@ -550,6 +588,34 @@ class Scenario:
                             "%s-%s" % (self.test_name,
                                        short_name(self.release)))
 
+    def timeout(self, seconds):
+        """A scenario's timeout on this kernel (scaled by
+        --stt-timeout-scale, and on the debug kernel)."""
+        seconds *= self.config.getoption("stt_timeout_scale")
+        if short_name(self.release).endswith("-debug"):
+            seconds *= DEBUG_KERNEL_SLOWDOWN
+        return int(seconds)
+
+    def guest_command(self, results, modules_dir, append, cpus, nics):
+        """run-guest's command line up to its scenario or --batch."""
+        cmd = [RUN_GUEST, "--kernel", self.release, "--results", results,
+               "--smp", str(cpus)]
+        dirs = [modules_dir] if isinstance(modules_dir, str) else \
+            list(modules_dir or [])
+        for d in dirs:
+            cmd += ["--modules", d]
+        for word in append:
+            cmd += ["--append", word]
+        for nic in nics:
+            cmd += ["--nic", nic]
+        return cmd
+
+    def record(self, script, result):
+        """RESULT (result.json's, or None) for the summary's table."""
+        if self.node is not None:
+            self.node.user_properties.append(("guest_run", (
+                os.path.basename(script), short_name(self.release), result)))
+
     def invoke(self, script, *args, modules_dir=None, timeout=300,
                append=(), cpus=DEFAULT_CPUS, nics=()):
         """Boot the kernel with CPUS CPUs and run SCRIPT (a path, or a name
@@ -560,31 +626,38 @@ class Scenario:
         if not os.path.isabs(script):
             script = os.path.join(SCENARIOS, script)
         results = self.results_dir()
-        timeout *= self.config.getoption("stt_timeout_scale")
-        if short_name(self.release).endswith("-debug"):
-            timeout *= DEBUG_KERNEL_SLOWDOWN
-        cmd = [RUN_GUEST, "--kernel", self.release, "--results", results,
-               "--timeout", str(int(timeout)), "--smp", str(cpus)]
-        dirs = [modules_dir] if isinstance(modules_dir, str) else \
-            list(modules_dir or [])
-        for d in dirs:
-            cmd += ["--modules", d]
-        for word in append:
-            cmd += ["--append", word]
-        for nic in nics:
-            cmd += ["--nic", nic]
-        cmd += ["--", script] + [str(a) for a in args]
+        cmd = self.guest_command(results, modules_dir, append, cpus, nics)
+        cmd += ["--timeout", str(self.timeout(timeout)), "--", script]
+        cmd += [str(a) for a in args]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         print(proc.stdout + proc.stderr)
-        try:
-            with open(os.path.join(results, "result.json")) as f:
-                result = json.load(f)
-        except (OSError, ValueError):
-            result = None
-        if self.node is not None:
-            self.node.user_properties.append(("guest_run", (
-                os.path.basename(script), short_name(self.release), result)))
+        result = read_result(results)
+        self.record(script, result)
         return proc, result
+
+    def invoke_batch(self, name, runs, modules_dir=None, append=(),
+                     cpus=DEFAULT_CPUS, nics=()):
+        """Boot the kernel once and run RUNS one after another in it
+        (run-guest --batch; the boot's own files in --stt-results'
+        boot-NAME): each a (Scenario of the run's test, script, [args],
+        timeout).  Returns (completed run-guest process, [each run's
+        result.json or None])."""
+        share = os.path.join(self.config.getoption("stt_results"),
+                             "boot-" + name)
+        os.makedirs(share, exist_ok=True)
+        listing = [{"scenario": script if os.path.isabs(script) else
+                    os.path.join(SCENARIOS, script),
+                    "args": [str(a) for a in args],
+                    "results": run.results_dir(),
+                    "timeout": run.timeout(timeout)}
+                   for run, script, args, timeout in runs]
+        path = os.path.join(share, "runs.json")
+        with open(path, "w") as f:
+            json.dump(listing, f, indent=2)
+        cmd = self.guest_command(share, modules_dir, append, cpus, nics)
+        proc = subprocess.run(cmd + ["--batch", path], capture_output=True,
+                              text=True)
+        return proc, [read_result(r["results"]) for r in listing]
 
     def run(self, script, *args, modules_dir=None, timeout=300,
             cpus=DEFAULT_CPUS, nics=()):
@@ -597,6 +670,180 @@ class Scenario:
                 os.path.basename(script), self.release,
                 proc.stdout + proc.stderr), pytrace=False)
         return result
+
+
+def read_result(results):
+    """The result.json run-guest left in RESULTS, or None."""
+    try:
+        with open(os.path.join(results, "result.json")) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+# Batches: the scenario cases that can share a boot (same kernel, module
+# set, CPUs and NICs; not "batch: alone") run in one guest, in groups of up
+# to BATCH_SECONDS of expected time, so that the two workers of
+# tests/run-tests stay balanced; a case is expected to take
+# EXPECTED_FRACTION of its timeout (the timeouts are bounds for a busy
+# machine: runs measured took a fifth to a half of theirs).
+BATCH_SECONDS = 900
+EXPECTED_FRACTION = 1 / 3
+BATCHES = pytest.StashKey()
+
+
+def scenario_case(item):
+    """(case, release) of a test_scenario item, or (None, None)."""
+    callspec = getattr(item, "callspec", None)
+    if not callspec or "case" not in callspec.params:
+        return None, None
+    return callspec.params["case"], callspec.params["kver"]
+
+
+def expected_seconds(config, item):
+    """How long ITEM's guest is expected to run (0: not a scenario case)."""
+    case, release = scenario_case(item)
+    if not case:
+        return 0
+    scale = config.getoption("stt_timeout_scale")
+    if short_name(release).endswith("-debug"):
+        scale *= DEBUG_KERNEL_SLOWDOWN
+    return case.timeout * scale * EXPECTED_FRACTION
+
+
+def boot_key(config, item):
+    """What a guest of ITEM must share with the others of its batch (kernel,
+    CPUs, NICs, modules), or None when it boots alone: not a scenario
+    case, a case that skips or says "batch: alone"."""
+    case, release = scenario_case(item)
+    if not case or case.alone is not None or \
+            item.get_closest_marker("skip"):
+        return None
+    short = short_name(release)
+    marker = item.get_closest_marker("lanes")
+    if on_lane(short) and not (marker and lane_matches(marker.args, short)):
+        return None
+    host = case.option("host")
+    if host == "ovs-basic" and config.getoption("stt_packaged") and \
+            not on_lane(short):
+        modules = "packaged"
+    else:
+        modules = "build" if host or case.needs_modules else "none"
+    return release, case.cpus or DEFAULT_CPUS, case.nics, modules
+
+
+class Batch:
+    """Scenario cases that run in one boot: the first to execute runs
+    them all (run()), and each then takes its own result (check())."""
+
+    def __init__(self, name, items):
+        self.name = name
+        self.items = items
+        self.outcomes = None
+
+    def run(self, config, prepare):
+        """PREPARE(scenario, case) gives each case's run (see
+        test_scenarios.case_run()) or fails it; the cases whose runs
+        boot alike run in one guest."""
+        self.outcomes = {}
+        groups = {}
+        for item in self.items:
+            case, release = scenario_case(item)
+            scenario = Scenario(config, release, "test_" + case.name)
+            try:
+                run = prepare(scenario, case)
+            except pytest.fail.Exception as e:
+                self.outcomes[item] = e
+                continue
+            boots = (run["modules_dir"], run["cpus"], run["nics"])
+            groups.setdefault(boots, []).append((item, scenario, run))
+        for n, members in enumerate(groups.values()):
+            item, scenario, run = members[0]
+            name = self.name + ("-%d" % n if n else "")
+            proc, results = scenario.invoke_batch(
+                name, [(sc, r["script"], r["args"], r["timeout"])
+                       for _, sc, r in members],
+                modules_dir=run["modules_dir"], cpus=run["cpus"],
+                nics=run["nics"])
+            for (item, scenario, run), result in zip(members, results):
+                self.outcomes[item] = (scenario, run, proc, result)
+
+    def check(self, item, config, prepare):
+        """ITEM's own verdict: passes, or fails with its run's report."""
+        if self.outcomes is None:
+            self.run(config, prepare)
+        outcome = self.outcomes[item]
+        if isinstance(outcome, BaseException):
+            raise outcome
+        scenario, run, proc, result = outcome
+        scenario.node = item
+        scenario.record(run["script"], result)
+        try:
+            with open(os.path.join(scenario.results_dir(),
+                                   "report.txt")) as f:
+                report = f.read()
+        except OSError:
+            report = proc.stdout + proc.stderr
+        print("%s (one of %d runs of the boot %s)" % (
+            report, len(self.items), self.name))
+        if not result or result["verdict"] != "PASS":
+            pytest.fail("%s on %s failed:\n%s" % (
+                os.path.basename(run["script"]), scenario.release, report),
+                pytrace=False)
+
+
+def plan_batches(config, items):
+    """{item: Batch} for the scenario cases among ITEMS that share a boot
+    with others: per boot_key(), first-fit by expected time, the longest
+    first, up to BATCH_SECONDS each.  Each batch's cases get the marker
+    xdist_group(NAME), so that pytest-xdist's --dist loadgroup hands them to
+    one worker.  --stt-no-batch, and pytest-xdist without loadgroup (which
+    would split a batch over workers), batch nothing."""
+    if config.getoption("stt_no_batch") or (
+            hasattr(config, "workerinput") and
+            not getattr(config.option, "loadgroup", False)):
+        return {}
+    groups = {}
+    for item in items:
+        key = boot_key(config, item)
+        if key:
+            groups.setdefault(key, []).append(item)
+    batches = {}
+    count = {}
+    for key, members in groups.items():
+        bins = []
+        for item in sorted(members, key=lambda i: -expected_seconds(config,
+                                                                     i)):
+            seconds = expected_seconds(config, item)
+            for b in bins:
+                if b[0] + seconds <= BATCH_SECONDS:
+                    b[0] += seconds
+                    b[1].append(item)
+                    break
+            else:
+                bins.append([seconds, [item]])
+        for _, members in bins:
+            if len(members) < 2:
+                continue
+            short = short_name(key[0])
+            count[short] = count.get(short, 0) + 1
+            batch = Batch("%s-%d" % (short, count[short]), members)
+            for item in members:
+                item.add_marker(pytest.mark.xdist_group(batch.name))
+                # What pytest-xdist does for the marker in its own hook,
+                # which runs before -k's deselection (and so before this).
+                # An item's hash is its node id's: first the id, then the
+                # item into the dict.
+                if getattr(config.option, "loadgroup", False):
+                    item._nodeid = "%s@%s" % (item.nodeid, batch.name)
+                batches[item] = batch
+    config.stash[BATCHES] = batches
+    return batches
+
+
+def batch_of(item):
+    """The Batch ITEM runs in, or None when it boots alone."""
+    return item.config.stash.get(BATCHES, {}).get(item)
 
 
 @pytest.fixture

@@ -38,6 +38,11 @@ one of these keys (a deeper indented line continues a value):
             marker lanes)
   host      a step run on the host first that adds the scenario's leading
             arguments (HOST_STEPS in test_scenarios.py)
+  batch     "alone: WHY": the case boots a guest of its own, never one
+            it shares with other cases (conftest.py groups the cases of a
+            kernel, module set, NICs and CPU count into batches, one boot
+            each; guest-init puts the guest back as a fresh boot left it
+            between two runs); WHY says what a shared boot would change
   underlay  "either": the script runs over an IPv4 or an IPv6 underlay,
             as its first argument says ("ipv4", the default, or "ipv6";
             stt-lib.sh's underlay_family); "both: WHAT": each run has
@@ -56,7 +61,7 @@ import re
 import shlex
 
 KEYS = ("timeout", "cpus", "nics", "modules", "kernels", "lanes", "host",
-        "underlay")
+        "underlay", "batch")
 FAMILIES = ("ipv4", "ipv6")
 KERNEL_POLICIES = ("all", "debug instead", "not debug", "debug only",
                    "newest distro", "oldest distro", "lanes only")
@@ -116,6 +121,12 @@ class Case:
         case.about = self.about
         case.options = self.options
         return case
+
+    @property
+    def alone(self):
+        """Why the case must boot a guest of its own, or None."""
+        kind, _, why = self.options.get("batch", "").partition(":")
+        return why.strip() if kind.strip() == "alone" else None
 
     @property
     def lanes(self):
@@ -235,6 +246,9 @@ def _check(case):
         raise CaseError("%s: test %s names the underlay %s, but the script "
                         "does not declare \"underlay: either\"" % (
                             case.where(), case.name, case.family))
+    if "batch" in case.options and not case.alone:
+        raise CaseError("%s: batch: %r is not \"alone: WHY\"" % (
+            case.where(), case.options["batch"]))
     for pattern in case.lanes:
         if not LANE_PATTERN.match(pattern):
             raise CaseError("%s: lanes: %r is not a lane's kernel or a "

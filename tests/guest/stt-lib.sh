@@ -364,13 +364,31 @@ check_stt_experts() {
 		fail "tshark's STT expert information is not as expected (see above)"
 }
 
-# stt_judge_capture PCAP KEY: every packet of PCAP (a capture of STT traffic
-# to the default port, with segmentation visible) is judged by tshark's STT
-# dissector -- STT to the port, version 0, context id KEY, TCP data offset 20,
-# at least one frame reassembled from several segments, no STT expert
-# information but the checksum note above -- and by scapy (check_stt_segments).
+# The STT header judged without lib/ (tools/stt-wire): flags, L4 offset and
+# MSS against the inner frames, and the outer fields its options name.
+STT_WIRE=$STT_GUEST_DIR/tools/stt-wire
+
+# stt_wire PCAP [OPTION...]: stt-wire judges PCAP, or the scenario fails.
+stt_wire() {
+	local pcap=$1
+	shift
+	log "+ stt-wire $* $(basename "$pcap")"
+	"$STT_WIRE" "$@" "$pcap" ||
+		fail "stt-wire $*: $(basename "$pcap") fails (see above)"
+}
+
+# stt_judge_capture PCAP KEY [STT-WIRE OPTION...]: every packet of PCAP (a
+# capture of STT traffic to the default port, with segmentation visible) is
+# judged by tshark's STT dissector -- STT to the port, version 0, context id
+# KEY, TCP data offset 20, at least one frame reassembled from several
+# segments, no STT expert information but the checksum note above -- by
+# scapy (check_stt_segments), and by stt-wire with the OPTIONs given: every
+# frame's header against its inner frame, and frames of TCP and of UDP with
+# checksum partial, a TSO frame (an MSS) and a frame of several segments
+# among them.
 stt_judge_capture() {
 	local pcap=$1 key=$2 segments correct checked frames multi
+	shift 2
 	log "+ tshark -r $(basename "$pcap") -T fields -e frame.protocols -e stt.dport -e stt.version -e stt.context_id -e stt.tcp.data_offset -e stt.segment.count -e stt.checksum -e stt.checksum.status"
 	tshark -r "$pcap" "${TSHARK_STT[@]}" -T fields -e frame.protocols \
 		-e stt.dport -e stt.version -e stt.context_id -e stt.tcp.data_offset \
@@ -411,15 +429,31 @@ stt_judge_capture() {
 	[ "$multi" -gt 0 ] || fail "scapy: no frame of several segments"
 	log "scapy: $checked segments of $frames frames ($multi of several segments):" \
 		"every checksum correct, every frame complete"
+
+	stt_wire "$pcap" --context "$key" --require tcp,udp,mss,multi "$@"
 }
 
-# stt_judge_segments A B FROM TO ADDR NAME KEY: with segmentation visible
-# (no TSO or checksum offload on either underlay end u0 of namespaces A and
-# B, no GRO), capture on B's u0 the STT arriving there while FROM pings TO's
-# ADDR with 8972 bytes and sends it 1 MiB, check tcpdump lost nothing, and
-# judge the capture (stt_judge_capture) as $STT_RESULTS/NAME.pcap.
+# stt_send_udp FROM ADDR: FROM sends ADDR three UDP datagrams (1, 1000 and
+# 1400 bytes, none fragmented) to the discard port, so that a capture holds
+# frames whose STT header says UDP, not TCP; nothing needs to answer.
+stt_send_udp() {
+	local from=$1 addr=$2 size
+	for size in 1 1000 1400; do
+		log "+ [$from] $size bytes > /dev/udp/$addr/9"
+		in_ns "$from" bash -c "head -c $size /dev/zero > /dev/udp/$addr/9" ||
+			fail "[$from] could not send a UDP datagram to $addr"
+	done
+}
+
+# stt_judge_segments A B FROM TO ADDR NAME KEY [STT-WIRE OPTION...]: with
+# segmentation visible (no TSO or checksum offload on either underlay end u0
+# of namespaces A and B, no GRO), capture on B's u0 the STT arriving there
+# while FROM pings TO's ADDR with 8972 bytes, sends it 1 MiB and a few UDP
+# datagrams, check tcpdump lost nothing, and judge the capture
+# (stt_judge_capture, the OPTIONs for stt-wire) as $STT_RESULTS/NAME.pcap.
 stt_judge_segments() {
 	local a=$1 b=$2 from=$3 to=$4 addr=$5 name=$6 key=$7 ns capture dropped
+	shift 7
 	for ns in "$a" "$b"; do
 		run ip netns exec "$ns" ethtool -K u0 tso off tx off gro off
 	done
@@ -427,11 +461,12 @@ stt_judge_segments() {
 	capture=$CAPTURE_PID
 	ping_sizes "$from" "$addr" 8972
 	send_file_and_hash "$from" "$to" "$addr" 1
+	stt_send_udp "$from" "$addr"
 	capture_stop "$capture" "$name"
 	dropped=$(capture_dropped "$name")
 	[ "$dropped" = 0 ] ||
 		fail "tcpdump dropped ${dropped:-an unknown number of} packets"
-	stt_judge_capture "$STT_RESULTS/$name.pcap" "$key"
+	stt_judge_capture "$STT_RESULTS/$name.pcap" "$key" "$@"
 }
 
 # find_built PATH: the program PATH (relative to a build tree, e.g.

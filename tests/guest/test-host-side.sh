@@ -6,8 +6,10 @@
 # (test_matrix.py: where each case runs among the selected kernels, and a
 # pytest session of the rig with a stand-in run-guest stopping on a
 # selection that names no kernel, a case that would run nowhere, a missing
-# kernel of the matrix or a module build of another version).  The guest
-# session (tests/run-tests) collects them too.
+# kernel of the matrix or a module build of another version), and
+# tools/stt-wire against the reference captures as made and with one field
+# made wrong (test_stt_wire.py).  The guest session (tests/run-tests)
+# collects them too.
 #
 # Run from the build directory ("make check"); srcdir from the environment.
 
@@ -18,4 +20,5 @@ if ! /usr/bin/python3 -c 'import pytest, xdist' 2> /dev/null; then
 fi
 exec /usr/bin/python3 -m pytest -p no:cacheprovider -q \
 	"$src/tests/guest/test_scenario_cases.py" \
-	"$src/tests/guest/test_matrix.py"
+	"$src/tests/guest/test_matrix.py" \
+	"$src/tests/guest/test_stt_wire.py"

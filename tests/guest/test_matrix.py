@@ -128,26 +128,43 @@ def test_every_declared_case_is_placed():
 
 
 # The stand-in for run-guest: "--list-kernels" prints the file "kernels"
-# beside it; a run appends its kernel and results directory to the file
-# "runs" and writes a PASS result.json.  (A shell script: the sessions below
-# start it some sixty times.)
+# beside it; a run appends its kernel, results directory and boot (its
+# --results) to the file "runs" and writes a PASS result.json, each run of
+# a --batch too.  (A shell script: the sessions below start it some sixty
+# times.)
 FAKE_RUN_GUEST = """\
 #!/bin/sh
 here=$(dirname "$0")
 if [ "$1" = --list-kernels ]; then
 	exec cat "$here/kernels"
 fi
-while [ "$1" != -- ]; do
+batch=
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	case $1 in
 	--kernel) kernel=$2 ;;
 	--results) results=$2 ;;
+	--batch) batch=$2 ;;
 	esac
 	shift 2
 done
+if [ -n "$batch" ]; then
+	exec /usr/bin/python3 -c '
+import json, os, sys
+batch, kernel, boot, runs = sys.argv[1:]
+items = json.load(open(batch))
+for n, run in enumerate(items, 1):
+    os.makedirs(run["results"], exist_ok=True)
+    with open(os.path.join(run["results"], "result.json"), "w") as f:
+        json.dump({"verdict": "PASS", "reasons": [], "seconds": {},
+                   "boot": {"id": boot, "runs": len(items), "run": n}}, f)
+    with open(runs, "a") as f:
+        f.write("%s %s %s\\n" % (kernel, run["results"], boot))
+' "$batch" "$kernel" "$results" "$here/runs"
+fi
 mkdir -p "$results"
 echo '{"verdict": "PASS", "reasons": [], "seconds": {}}' \\
 	> "$results/result.json"
-echo "$kernel $results" >> "$here/runs"
+echo "$kernel $results $results" >> "$here/runs"
 """
 
 VERSION = "0.1+20261205.120000.gfeedbee"
@@ -172,14 +189,20 @@ class Rig:
     (laid out as the repository: tests/guest, ovs-glue), with the kernels
     KERNELS and a module build of VERSION for each in TOP/mods/SHORT."""
 
-    def __init__(self, top, kernels):
+    def __init__(self, top, kernels, scenarios=None):
         self.top = top
         self.guest = top / "tests" / "guest"
         self.guest.mkdir(parents=True)
         for name in ("conftest.py", "scenario_cases.py", "test_scenarios.py"):
             shutil.copy(os.path.join(GUEST_DIR, name), self.guest)
-        os.symlink(os.path.join(GUEST_DIR, "scenarios"),
-                   self.guest / "scenarios")
+        if scenarios:
+            # {script name: its header}, instead of the tree's scenarios.
+            (self.guest / "scenarios").mkdir()
+            for name, text in scenarios.items():
+                (self.guest / "scenarios" / name).write_text(text)
+        else:
+            os.symlink(os.path.join(GUEST_DIR, "scenarios"),
+                       self.guest / "scenarios")
         fake = self.guest / "run-guest"
         fake.write_text(FAKE_RUN_GUEST)
         fake.chmod(0o755)
@@ -221,7 +244,8 @@ class Rig:
 
     def pytest(self, *args, env=None):
         """Runs the copy's guest tests with ARGS: (exit status, output,
-        {case name: [kernels it ran on]})."""
+        {case name: [kernels it ran on]}); self.boots is then {boot: [case
+        names]}, the runs of each guest boot."""
         clean = {k: v for k, v in os.environ.items()
                  if not k.startswith("STT_") and k != "PYTEST_ADDOPTS"}
         # modinfo and dpkg-query, for a user whose PATH lacks them too.
@@ -238,13 +262,15 @@ class Rig:
             + list(args), cwd=str(self.top), env=clean,
             capture_output=True, text=True)
         ran = {}
+        self.boots = {}
         if runs.exists():
             for line in runs.read_text().splitlines():
-                release, results = line.split()
+                release, results, boot = line.split()
                 short = self.releases[release]
                 test = os.path.basename(results)
                 case = test[len("test_"):-len("-" + short)]
                 ran.setdefault(case, []).append(short)
+                self.boots.setdefault(boot, []).append(case)
         return proc.returncode, proc.stdout + proc.stderr, ran
 
 
@@ -411,7 +437,8 @@ def test_module_override_must_be_the_build_under_test(rig, tmp_path):
     assert "the stt-dkms package installed reports version " \
         "0.1+20261101.000000.g0123456, but the tree under test builds" in out
     # The lanes' ovs_basic loads the build directory, of the right version.
-    assert ran == {"ovs_basic": ["7.2-deb14", "6.12-deb13"]}, out
+    assert sorted(ran["ovs_basic"]) == ["6.12-deb13", "7.2-deb14"], out
+    assert list(ran) == ["ovs_basic"], out
 
 
 def test_ovs40_not_built_fails(rig):
@@ -446,3 +473,60 @@ def test_run_tests_refuses_selection_from_the_environment(tmp_path):
         assert proc.returncode == 2, proc.stdout + proc.stderr
         assert proc.stderr.startswith("run-tests: unset %s first" % name), \
             proc.stderr
+
+
+# Cases that can and cannot share a boot: a1 and a2 can (together 200 s
+# expected, a third of their timeouts); a6 alone is close to a batch's
+# BATCH_SECONDS; a3 says it boots alone; a4 has two CPUs, a5 no modules.
+BATCHING = """\
+# Test: a1
+#   timeout: 300
+# Test: a2
+#   timeout: 300
+# Test: a3
+#   timeout: 300
+#   batch: alone: counts what the boot loaded
+# Test: a4
+#   timeout: 300
+#   cpus: 2
+# Test: a5
+#   timeout: 300
+#   modules: no
+# Test: a6
+#   timeout: 2500
+"""
+
+
+@pytest.fixture
+def batching(tmp_path):
+    return Rig(tmp_path, ["6.1", "6.12"], scenarios={"a.sh": BATCHING})
+
+
+@pytest.mark.parametrize("args", [[], ["-n", "2", "--dist", "loadgroup"]],
+                         ids=["one-process", "xdist-loadgroup"])
+def test_cases_share_boots(batching, args):
+    """Cases of one kernel, module set, CPU count and NICs share a boot,
+    up to BATCH_SECONDS of expected time; "batch: alone" boots alone.
+    Under pytest-xdist, --dist loadgroup runs each batch on one worker,
+    once; each case passes on its own."""
+    status, out, ran = batching.pytest("--stt-kernel", "6.12", *args)
+    assert status == 0, out
+    assert ran == {c: ["6.12"] for c in ("a1", "a2", "a3", "a4", "a5",
+                                         "a6")}, out
+    assert sorted(sorted(c) for c in batching.boots.values()) == \
+        [["a1", "a2"], ["a3"], ["a4"], ["a5"], ["a6"]], out
+    assert "6 passed" in out, out
+    assert "6 guest runs" in out and "5 guest boots for them" in out, out
+
+
+@pytest.mark.parametrize("args", [
+    ["--stt-no-batch"], ["-k", "a1"], ["-n", "2"],
+], ids=["no-batch", "one-case", "xdist-without-loadgroup"])
+def test_one_boot_per_case(batching, args):
+    """--stt-no-batch, a single case, and pytest-xdist without loadgroup
+    (which could hand a batch's cases to both workers) boot once per
+    case."""
+    status, out, ran = batching.pytest("--stt-kernel", "6.12", *args)
+    assert status == 0, out
+    assert ran and all(len(c) == 1 for c in batching.boots.values()), out
+    assert len(batching.boots) == len(ran), out

@@ -7,7 +7,8 @@ import os
 
 import pytest
 
-from conftest import GUEST_DIR, Scenario, newest_distro_kernel
+from conftest import GUEST_DIR, Scenario, installed_kernels, \
+    newest_distro_kernel
 
 SELFTEST = os.path.join(GUEST_DIR, "selftest")
 
@@ -82,3 +83,94 @@ def test_rig_boots_again_once(newest):
     with open(os.path.join(newest.results_dir(), crashes[0]["console"]),
               errors="replace") as f:
         assert "guest init /no-such-guest-init not found" in f.read(), report
+
+
+def batch_runs(request, newest, count):
+    """Scenario runners for runs 1 to COUNT of a batch of this test (each
+    its own results directory)."""
+    return [Scenario(request.config, newest.release,
+                     "%s-run%d" % (request.node.name, n))
+            for n in range(1, count + 1)]
+
+
+def verdicts(results):
+    return [r and r["verdict"] for r in results]
+
+
+def test_batch_fails_only_the_run_that_failed(request, newest):
+    """In one boot: a planted kernel warning in run 2 fails run 2 only, an
+    exit status 3 in run 3 fails run 3 only; runs 1 and 4 pass, each with
+    its own slice of the console and its own kernel log."""
+    runs = batch_runs(request, newest, 4)
+    proc, results = newest.invoke_batch(request.node.name, [
+        (runs[0], os.path.join(SELFTEST, "exit.sh"), ["0"], 120),
+        (runs[1], os.path.join(SELFTEST, "kmsg.sh"), [], 120),
+        (runs[2], os.path.join(SELFTEST, "exit.sh"), ["3"], 120),
+        (runs[3], os.path.join(SELFTEST, "boot.sh"), [], 120)])
+    report = proc.stdout + proc.stderr
+    assert proc.returncode == 1, report
+    assert verdicts(results) == ["PASS", "FAIL", "FAIL", "PASS"], report
+    assert any("kernel log has" in r for r in results[1]["reasons"]), report
+    assert results[2]["reasons"] == ["scenario exited with status 3"], report
+    assert {r["boot"]["id"] for r in results} == \
+        {results[0]["boot"]["id"]}, report
+    for run, planted in zip(runs, (False, True, False, False)):
+        for name in ("console.log", "dmesg.log"):
+            with open(os.path.join(run.results_dir(), name)) as f:
+                assert ("planted in the kernel log" in f.read()) == \
+                    planted, (run.results_dir(), name)
+
+
+@pytest.mark.parametrize("script,timeout,reason", [
+    ("hang.sh", 40, "timed out after 40 s"),
+    ("crash.sh", 120, "guest stopped before the scenario finished"),
+], ids=["timeout", "kernel-crash"])
+def test_batch_after_a_dead_guest(request, newest, script, timeout, reason):
+    """A run that hangs or crashes the guest fails by its own timeout or
+    the guest's stop; the run after it is reported not run, a failure."""
+    runs = batch_runs(request, newest, 3)
+    proc, results = newest.invoke_batch(request.node.name, [
+        (runs[0], os.path.join(SELFTEST, "exit.sh"), ["0"], 120),
+        (runs[1], os.path.join(SELFTEST, script), [], timeout),
+        (runs[2], os.path.join(SELFTEST, "exit.sh"), ["0"], 120)])
+    report = proc.stdout + proc.stderr
+    assert verdicts(results) == ["PASS", "FAIL", "FAIL"], report
+    assert any(reason in r for r in results[1]["reasons"]), report
+    assert results[2]["reasons"] == [
+        "not run: the guest died in run 2 (%s)" % script], report
+
+
+def test_batch_isolates_runs(request, newest):
+    """What run 1 left (a process, a network namespace, a link and a
+    datapath, openvswitch.ko and another module, a mount, files in the
+    tmpfs work directories) is gone when run 2 starts."""
+    runs = batch_runs(request, newest, 2)
+    proc, results = newest.invoke_batch(request.node.name, [
+        (runs[0], os.path.join(SELFTEST, "leftovers.sh"), [], 120),
+        (runs[1], os.path.join(SELFTEST, "fresh.sh"), [], 120)])
+    report = proc.stdout + proc.stderr
+    with open(os.path.join(runs[1].results_dir(), "scenario.log")) as f:
+        report += f.read()
+    assert verdicts(results) == ["PASS", "PASS"], report
+    with open(os.path.join(runs[0].results_dir(), "isolation.log")) as f:
+        undone = f.read()
+    for what in ("killing", "deleting datapath", "deleting network "
+                 "namespaces: stt-leftover", "deleting links: stt-left0",
+                 "openvswitch", "unmounting /tmp/stt-leftover"):
+        assert what in undone, undone
+
+
+def test_debug_kernel_without_kmemleak_fails(request):
+    """On the debug kernel, a run without a kmemleak report (kmemleak off)
+    fails: a leak check must not pass by being absent (issue 25)."""
+    debug = [r for s, r in installed_kernels() if s.endswith("-debug")]
+    if not debug:
+        pytest.skip("no debug kernel built (tests/debug-kernel/build)")
+    scenario = Scenario(request.config, debug[0], request.node.name,
+                        request.node)
+    proc, result = scenario.invoke(os.path.join(SELFTEST, "exit.sh"), "0",
+                                   timeout=120, append=["kmemleak=off"])
+    report = proc.stdout + proc.stderr
+    assert result["verdict"] == "FAIL", report
+    assert "no kmemleak report on the debug kernel (kmemleak off or its " \
+        "scan failed)" in result["reasons"], report

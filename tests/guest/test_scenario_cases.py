@@ -22,6 +22,8 @@ GOOD = """\
 # Test: plain
 #   timeout: 300
 #   lanes: 6.12-deb13 7.*-deb*
+#   batch: alone: reads what the boot
+#     left
 # Test: over_ipv6 ipv6 fast
 #   timeout: 300
 #   underlay: either
@@ -46,6 +48,8 @@ def test_declarations_read(tmp_path):
         ("not debug", "lifecycle-dev (devices made and torn down)")
     assert first.about == ["What it checks."]
     assert first.lanes == () and first.needs_modules
+    assert first.alone is None
+    assert second.alone == "reads what the boot left"
     assert not first.runs_on_lane("7.3-deb13")
     assert (second.name, second.args, second.cpus) == ("plain", [], None)
     assert second.kernel_policy == ("all", "")
@@ -84,6 +88,10 @@ def test_case_over_ipv6(tmp_path):
     ("#   timeout: 9\n#   lanes: 7.3-deb13 6.12\n",
      "x.sh:1: lanes: '6.12' is not a lane's kernel"),
     ("#   timeout: 9\n#   lanes:  \n", "x.sh:1: lanes: names no lane"),
+    ("#   timeout: 9\n#   batch: alone\n",
+     "x.sh:1: batch: 'alone' is not \"alone: WHY\""),
+    ("#   timeout: 9\n#   batch: shared\n",
+     "x.sh:1: batch: 'shared' is not \"alone: WHY\""),
     ("#   timeout: 9\n#   kernels: lanes only: newer\n",
      "x.sh:1: kernels: lanes only, but no lanes: key names one"),
 ])

@@ -6,7 +6,8 @@ declares them (scenario_cases.py says how):
         --stt-modules-dir '_build/{short}/datapath/linux'
     # one scenario's cases: -k dev_dev;  one kernel: --stt-kernel 6.12
 
-Each case boots a fresh guest and runs its script in scenarios/, on the
+Each case runs its script in scenarios/ in a guest of its own or in one it
+shares with the other cases of its batch (conftest.plan_batches()), on the
 kernels its header's "kernels:" and "lanes:" keys put it among those
 selected (scenario_cases.placement(); a case that would run on none stops
 the run, conftest.py); a case fails, naming what to pass, when the module
@@ -18,7 +19,7 @@ import subprocess
 
 import pytest
 
-from conftest import guest_root, short_name
+from conftest import DEFAULT_CPUS, batch_of, guest_root, short_name
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.realpath(__file__))))
@@ -93,9 +94,10 @@ HOST_STEPS = {
 }
 
 
-def test_scenario(scenario, case):
-    # Where the case runs (its kernels: and lanes: keys) was decided at
-    # collection: conftest.scenario_matrix() skipped it elsewhere.
+def case_run(scenario, case):
+    """What CASE runs on SCENARIO's kernel: {script, args, modules_dir,
+    timeout, cpus, nics}; a host step or module build that is missing
+    fails the case."""
     host = case.option("host")
     if host:
         if host not in HOST_STEPS:
@@ -108,6 +110,18 @@ def test_scenario(scenario, case):
     # The underlay family leads, before what a host step adds.
     family = [case.family] if case.family else []
     args = family + args + case.args[len(family):]
-    extra = {"cpus": case.cpus} if case.cpus else {}
-    scenario.run(case.script, *args, modules_dir=modules,
-                 timeout=case.timeout, nics=case.nics, **extra)
+    return {"script": case.script, "args": args, "modules_dir": modules,
+            "timeout": case.timeout, "cpus": case.cpus or DEFAULT_CPUS,
+            "nics": case.nics}
+
+
+def test_scenario(scenario, case, request):
+    # Where the case runs (its kernels: and lanes: keys) was decided at
+    # collection: conftest.scenario_matrix() skipped it elsewhere; whether
+    # it shares a boot with other cases, too (conftest.plan_batches()).
+    batch = batch_of(request.node)
+    if batch:
+        batch.check(request.node, request.config, case_run)
+        return
+    run = case_run(scenario, case)
+    scenario.run(run.pop("script"), *run.pop("args"), **run)

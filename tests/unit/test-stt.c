@@ -41,6 +41,8 @@ static const struct test tests[] = {
 	T(reasm_too_fragmented),
 	T(reasm_complete_needs_all),
 	T(reasm_random),
+
+	T(reference_captures),
 };
 
 int main(int argc, char *argv[])

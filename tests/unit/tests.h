@@ -34,4 +34,6 @@ void test_reasm_too_fragmented(void);
 void test_reasm_complete_needs_all(void);
 void test_reasm_random(void);
 
+void test_reference_captures(void);
+
 #endif /* _STT_TESTS_H */

@@ -4,7 +4,8 @@
 # Two plain stt devices, no Open vSwitch anywhere: fixed-peer tunnels made
 # with stt-ctl between two namespaces over a veth underlay.  Ping of every
 # size, iperf3 both ways, 64 MiB with SHA-256, counters, and the wire as
-# tshark and scapy see it.
+# tshark, scapy and stt-wire see it; the reference captures of
+# tests/unit/reference received and delivered as their "expected" says.
 #
 #	dev-dev.sh [ipv4|ipv6]
 #
@@ -58,9 +59,25 @@ send_file_and_hash a b 10.0.0.2 "$(transfer_mib 64)"
 
 # A fixed ttl and tos on a's device are its segments' TTL and TOS, over
 # IPv6 their hop limit and traffic class (inner packets are not
-# ECN-capable, so the ECN bits stay 0).
-run in_ns a "$STT_CTL" set s0 ttl 33 tos 0x20
+# ECN-capable, so the ECN bits stay 0); df set is DF on every one of them.
+# b's device inherits TTL and DF from the packets it carries and keeps its
+# source ports in a range of its own: b's packets leave with TTL 77, not
+# the usual 64, and its route to a says hop limit 99, what a device that
+# ignored "ttl inherit" would use, and what it uses for frames that are not
+# IP (ARP).
+run in_ns a "$STT_CTL" set s0 ttl 33 tos 0x20 df set
+run in_ns b "$STT_CTL" set s0 ttl inherit df inherit srcport 40000 40999
+run in_ns b sysctl -qw net.ipv4.ip_default_ttl=77
+if [ "$UL_FAMILY" = ipv6 ]; then
+	run ip -n b -6 route add "$A" dev u0 hoplimit 99
+else
+	run ip -n b route add "$A" dev u0 hoplimit 99
+fi
 stt_judge_segments a b a b 10.0.0.2 "dev-dev-$UL_FAMILY" $KEY
+# DF exists over IPv4 only; stt-wire judges it only there.
+stt_wire "$STT_RESULTS/dev-dev-$UL_FAMILY.pcap" --from "$A" --df set --ttl 33
+stt_wire "$STT_RESULTS/dev-dev-$UL_FAMILY.pcap" --from "$B" --df inherit \
+	--ttl inherit:99 --srcport 40000-40999
 if [ "$UL_FAMILY" = ipv6 ]; then
 	fields=(-e ipv6.hlim -e ipv6.tclass -Y "ipv6.src == $A")
 else
@@ -74,9 +91,65 @@ read -r count ttl tos rest <<< "$marks"
 	[ "$((tos))" = $((0x20)) ] ||
 	fail "a's segments do not all carry TTL 33 and TOS 0x20: $marks"
 
+# An 802.1Q tag is taken out of the frame into the header's VLAN field:
+# VLAN 100 devices on both ends, pings between them captured on b's
+# underlay end, every frame tagged 100 in the field (V set) as stt-wire
+# reads it.
+for ns in a b; do
+	run ip -n $ns link add link s0 name v100 type vlan id 100
+done
+stt_dev_up a v100 10.0.100.1/24
+stt_dev_up b v100 10.0.100.2/24
+capture_start b u0 "dev-dev-vlan-$UL_FAMILY" tcp dst port $STT_PORT
+capture=$CAPTURE_PID
+ping_sizes a 10.0.100.2 1 1400 4000
+capture_stop "$capture" "dev-dev-vlan-$UL_FAMILY"
+dropped=$(capture_dropped "dev-dev-vlan-$UL_FAMILY")
+[ "$dropped" = 0 ] ||
+	fail "tcpdump dropped ${dropped:-an unknown number of} packets"
+stt_wire "$STT_RESULTS/dev-dev-vlan-$UL_FAMILY.pcap" --context $KEY \
+	--vlan 100 --require vlan
+
 stt_check_frames_balanced a b s0
 stt_check_no_errors a s0
 stt_check_no_errors b s0
 check_link_errors a s0
 check_link_errors b s0
+
+# The reference captures (tests/unit/reference: STT made by hand from the
+# wire format, not by lib/), sent again from a's underlay end with a's
+# address and a packet socket, a's stt device not involved: b's device
+# must deliver each one's inner frame as "expected" says, byte for byte,
+# and count every segment and frame.  Their inner frames go to addresses
+# nobody has; nothing answers them.  Last, as a never sent them.
+REF=$STT_REPO/tests/unit/reference
+STT_REPLAY=$STT_GUEST_DIR/tools/stt-replay
+refs=(single-tcp multi-segment vlan ipv6-inner udp arp)
+pcaps=()
+for ref in "${refs[@]}"; do
+	pcaps+=("$REF/$ref.pcap")
+done
+frames=$(stt_counter b rx_frames s0)
+segments=$(stt_counter b rx_segments s0)
+name=dev-dev-reference-$UL_FAMILY
+capture_start b s0 "$name" -Q in
+capture=$CAPTURE_PID
+mac=$(ip -n b -br link show u0 | awk '{ print $3 }')
+run in_ns a "$STT_REPLAY" send u0 "$A" "$B" "$mac" "${pcaps[@]}" ||
+	fail "[a] could not send the reference captures"
+wait_for stt_counter_above b rx_frames $((frames + ${#refs[@]} - 1)) s0 ||
+	fail "[b] s0 did not receive the ${#refs[@]} reference frames:" \
+		"rx_frames $(stt_counter b rx_frames s0), was $frames"
+capture_stop "$capture" "$name"
+run "$STT_REPLAY" expect "$STT_RESULTS/$name.pcap" "$REF/expected" \
+	"${refs[@]}" || fail "[b] s0 did not deliver the reference frames as sent"
+# Eight segments: the multi-segment frame has three.
+for counter in "rx_frames $((frames + ${#refs[@]}))" \
+	       "rx_segments $((segments + 8))"; do
+	read -r counter want <<< "$counter"
+	got=$(stt_counter b "$counter" s0)
+	[ "$got" = "$want" ] || fail "[b] s0 $counter $got, expected $want"
+done
+log "[b] s0 received the ${#refs[@]} reference frames in 8 segments"
+stt_check_no_errors b s0
 log "PASS dev-dev over $UL_FAMILY"

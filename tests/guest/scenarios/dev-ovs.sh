@@ -67,7 +67,10 @@ for tunnel in "tunnel(tun_id=$KEY,${UL_TUN}src=$UL_B,${UL_TUN}dst=$UL_A," \
 	log "[host1] a datapath flow matches $tunnel"
 done
 
-stt_judge_segments host2 host1 host2 vm1 10.0.0.1 "dev-ovs-$UL_FAMILY" $KEY
+# Open vSwitch's tunnel defaults (vswitch.xml: df_default true, ttl the
+# system default, which netdev-vport.c fixes at 64) on host1's segments.
+stt_judge_segments host2 host1 host2 vm1 10.0.0.1 "dev-ovs-$UL_FAMILY" $KEY \
+	--from "$UL_A" --df set --ttl 64
 
 stt_check_no_errors host1
 stt_check_no_errors host2 s0

@@ -41,7 +41,10 @@ underlay_family "${1:-}" && shift
 [ $# = 0 ] || fail "usage: ovs-conformance.sh [ipv4|ipv6]"
 
 stt_two_hosts key=$KEY
-stt_judge_segments host1 host2 vm1 vm2 10.0.0.2 "conformance-$UL_FAMILY" $KEY
+# Both ends keep Open vSwitch's tunnel defaults (vswitch.xml: df_default
+# true, ttl the system default, which netdev-vport.c fixes at 64).
+stt_judge_segments host1 host2 vm1 vm2 10.0.0.2 "conformance-$UL_FAMILY" $KEY \
+	--df set --ttl 64
 
 stt_check_frames_balanced host1 host2
 for host in host1 host2; do

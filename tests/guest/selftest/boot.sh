@@ -5,15 +5,8 @@
 
 set -eu
 
-check() {
-	if "$@" > /dev/null 2>&1; then
-		echo "ok: $*"
-	else
-		echo "not ok: $*"
-		status=1
-	fi
-}
-status=0
+# shellcheck source=check.sh
+. "$(dirname "$0")/check.sh"
 
 for dir in /tmp /run /var/log /var/lib/openvswitch /etc/openvswitch /root \
 	"$STT_RESULTS"; do

@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: GPL-2.0
+"""tools/stt-wire against the reference captures (tests/unit/reference),
+as made and with one field of a frame made wrong: each wrong field gives
+the failure line that names it and exit status 1, so that a check of the guest
+scenarios cannot pass because stt-wire stopped looking.  Boots no guest
+("make check", through test-host-side.sh)."""
+
+import importlib.machinery
+import importlib.util
+import os
+import struct
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+STT_WIRE = os.path.join(HERE, "tools", "stt-wire")
+REFERENCE = os.path.join(HERE, "..", "unit", "reference")
+CONTEXT = "0x1122334455667788"
+# The first packet of a reference capture: pcap file and record headers,
+# then Ethernet, IPv4 and the STT "TCP" header, each without options.
+PACKET = 24 + 16
+IPV4 = PACKET + 14
+STT = IPV4 + 20 + 20
+
+
+def stt_wire(pcap, *options):
+    run = subprocess.run([sys.executable, STT_WIRE, *options, pcap],
+                         capture_output=True, text=True, check=False)
+    return run.returncode, run.stdout + run.stderr
+
+
+def changed(tmp_path, name, offset, value):
+    """A copy of reference capture NAME with byte OFFSET of the packet that
+    holds the STT header (the frame's first segment, not always the first
+    packet) set to VALUE; OFFSET as if that packet came first."""
+    with open(os.path.join(REFERENCE, name + ".pcap"), "rb") as f:
+        data = bytearray(f.read())
+    record = 24
+    while struct.unpack_from("!I", data, record + 16 + IPV4 - PACKET + 24)[0] \
+            & 0xffff:
+        record += 16 + struct.unpack_from("<I", data, record + 8)[0]
+    data[offset - 24 + record] = value
+    path = tmp_path / (name + ".pcap")
+    path.write_bytes(bytes(data))
+    return str(path)
+
+
+@pytest.mark.parametrize("name", ["single-tcp", "multi-segment", "vlan",
+                                  "ipv6-inner", "udp", "arp"])
+def test_reference_passes(name):
+    status, out = stt_wire(os.path.join(REFERENCE, name + ".pcap"),
+                           "--context", CONTEXT, "--df", "set", "--ttl",
+                           "64", "--srcport", "50001-50006", "--vlan", "100")
+    assert status == 0 and "FAIL" not in out, out
+
+
+def test_requirements_met():
+    pcaps = [os.path.join(REFERENCE, n + ".pcap")
+             for n in ("multi-segment", "vlan", "ipv6-inner", "udp")]
+    for pcap, kind in zip(pcaps, ("mss", "vlan", "ipv6", "udp")):
+        status, out = stt_wire(pcap, "--require", kind)
+        assert status == 0, out
+    status, out = stt_wire(pcaps[0], "--require", "vlan")
+    assert status == 1 and "FAIL no frame of the kind required: vlan" in out
+
+
+# (capture, byte, value, the failure stt-wire must name)
+WRONG = [
+    ("single-tcp", STT + 1, 0x06, "TCP flag does not match"),
+    ("single-tcp", STT + 1, 0x0a, "IPv4 flag does not match"),
+    ("udp", STT + 1, 0x0e, "TCP flag does not match"),
+    ("single-tcp", STT + 1, 0x0f, "checksum verified and partial both set"),
+    ("single-tcp", STT + 1, 0x1e, "reserved flag bits set"),
+    ("single-tcp", STT + 0, 1, "version not 0"),
+    ("single-tcp", STT + 2, 38, "L4 offset is not where"),
+    ("single-tcp", STT + 3, 1, "reserved byte or padding not 0"),
+    ("single-tcp", STT + 1, 0x0c, "L4 offset or MSS without checksum"),
+    ("vlan", STT + 6, 0x60, "VLAN field without the V bit not 0"),
+    ("vlan", STT + 7, 101, "VLAN id not one expected"),
+    ("vlan", STT + 15, 0x89, "context id"),
+    ("arp", STT + 1, 0x02, "checksum partial on a frame that is not IP"),
+    # The MSS (1460) below 256, then above the payload of two MSS.
+    ("multi-segment", STT + 4, 0x00, "MSS below 256"),
+    ("multi-segment", STT + 4, 0x0b, "MSS on a packet that needs no"),
+    # The inner TCP checksum field of a frame with checksum partial.
+    ("single-tcp", STT + 18 + 34 + 16, 0, "not the pseudo-header's sum"),
+    # The outer header: TTL, DF, source port, destination port.
+    ("single-tcp", IPV4 + 8, 63, "TTL or hop limit not as configured"),
+    ("single-tcp", IPV4 + 6, 0x00, "DF clear, --df set"),
+    ("single-tcp", IPV4 + 20, 0x10, "source port outside 50001-50006"),
+    ("single-tcp", IPV4 + 23, 0x30, "not to the STT port 7471"),
+    # The frame length in the sequence number: the frame is incomplete.
+    ("single-tcp", IPV4 + 24, 0x01, "frame incomplete"),
+]
+
+
+@pytest.mark.parametrize("name,offset,value,failure", WRONG)
+def test_wrong_field_fails(tmp_path, name, offset, value, failure):
+    pcap = changed(tmp_path, name, offset, value)
+    status, out = stt_wire(pcap, "--context", CONTEXT, "--df", "set",
+                           "--ttl", "64", "--srcport", "50001-50006",
+                           "--vlan", "100")
+    assert status == 1, out
+    assert any(failure in line for line in out.splitlines()
+               if line.startswith("stt-wire: FAIL")), out
+
+
+def test_ttl_inherit_and_df_inherit(tmp_path):
+    """The reference frames' inner packets have TTL 64 and DF set (IPv4),
+    the ARP frame neither: inherit takes the default given for it."""
+    for name in ("single-tcp", "udp", "ipv6-inner"):
+        status, out = stt_wire(os.path.join(REFERENCE, name + ".pcap"),
+                               "--ttl", "inherit:99", "--df", "inherit")
+        assert status == 0, out
+    status, out = stt_wire(os.path.join(REFERENCE, "arp.pcap"),
+                           "--ttl", "inherit:99")
+    assert status == 1 and "64, expected 99" in out, out
+    # Inner TTL 63 in single-tcp: the outer 64 is then not inherited.
+    status, out = stt_wire(changed(tmp_path, "single-tcp",
+                                   STT + 18 + 14 + 8, 63),
+                           "--ttl", "inherit")
+    assert status == 1 and "64, expected 63 (inherited)" in out, out
+
+
+def test_from_restricts_outer_checks():
+    pcap = os.path.join(REFERENCE, "single-tcp.pcap")
+    status, out = stt_wire(pcap, "--from", "192.0.2.9", "--ttl", "1")
+    assert status == 1 and "FAIL no segment from 192.0.2.9" in out, out
+    status, out = stt_wire(pcap, "--from", "192.0.2.1", "--ttl", "64")
+    assert status == 0, out
+
+
+def test_replay_rewrites_outer_header():
+    """stt-replay's segments carry a correct TCP checksum for their new
+    addresses: summed with the pseudo-header it gives 0xffff."""
+    path = os.path.join(HERE, "tools", "stt-replay")
+    loader = importlib.machinery.SourceFileLoader("stt_replay", path)
+    spec = importlib.util.spec_from_loader("stt_replay", loader)
+    replay = importlib.util.module_from_spec(spec)
+    loader.exec_module(replay)
+    frame = replay.pcap_frames(os.path.join(REFERENCE,
+                                            "single-tcp.pcap"))[0]
+    segment = replay.tcp_segment(frame)
+    for src, dst, ethertype in (("192.0.2.7", "192.0.2.8", 0x0800),
+                                ("2001:db8::7", "2001:db8::8", 0x86dd)):
+        got, packet = replay.outer(src, dst, segment)
+        assert got == ethertype
+        header = 20 if ethertype == 0x0800 else 40
+        tcp = packet[header:]
+        assert tcp[:16] == segment[:16] and tcp[18:] == segment[18:]
+        if ethertype == 0x0800:
+            assert replay.csum(packet[:20]) == 0
+            pseudo = packet[12:20] + struct.pack("!BBH", 0, 6, len(tcp))
+        else:
+            pseudo = packet[8:40] + struct.pack("!IxxxB", len(tcp), 6)
+        assert replay.csum(pseudo + tcp) == 0
