@@ -691,17 +691,19 @@ received_at_least() {
 # Devices slowed down by send_file_underway, by receiving namespace: "NS DEV".
 declare -A THROTTLED=()
 
-# send_file_underway FROM_VM TO_VM TO_ADDR MIB: send_file_start, returning
-# once the bytes flow, for a scenario to act under traffic.  They flow at
-# 1 Mbit/s (netem's rate on FROM_VM's device towards TO_ADDR), so that the
-# transfer outlasts whatever the scenario does, however slow the machine,
-# until send_file_check lets it go at full speed.
+# send_file_underway FROM_VM TO_VM TO_ADDR MIB [RATE]: send_file_start,
+# returning once the bytes flow, for a scenario to act under traffic.  They
+# flow at RATE (netem's rate on FROM_VM's device towards TO_ADDR, default
+# 1mbit), so that the transfer outlasts whatever the scenario does until
+# send_file_check lets it go at full speed.  A loaded host slows the
+# scenario down, never netem's clock: what runs under the transfer for long
+# needs MIB at RATE to last longer than the scenario's timeout.
 send_file_underway() {
-	local from=$1 to=$2 addr=$3 dev
+	local from=$1 to=$2 addr=$3 mib=$4 rate=${5:-1mbit} dev
 	dev=$(ip -n "$from" route get "$addr" | sed -n 's/.* dev \([^ ]*\).*/\1/p')
-	run tc -n "$from" qdisc add dev "$dev" root netem rate 1mbit
+	run tc -n "$from" qdisc add dev "$dev" root netem rate "$rate"
 	THROTTLED[$to]="$from $dev"
-	send_file_start "$@"
+	send_file_start "$from" "$to" "$addr" "$mib"
 	wait_for received_at_least "$to" $((64 << 10)) ||
 		fail "the transfer to $to does not get going"
 }
