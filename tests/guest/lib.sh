@@ -100,21 +100,26 @@ on_exit() {
 	CLEANUPS+=("$*")
 }
 
-# wait_for [-t SECONDS] COMMAND...: poll COMMAND until it succeeds.
+# wait_for [-t SECONDS] COMMAND...: poll COMMAND until it succeeds.  The
+# pause between tries grows from 0.1 s to 1 s: under emulation each try
+# costs a process or more (about 0.1 s of a CPU), so a wait that polls ten
+# times a second keeps half a CPU busy that the guest's work and the other
+# guest on the host need.
 wait_for() {
 	local timeout=$WAIT_TIMEOUT
 	if [ "$1" = -t ]; then
 		timeout=$2
 		shift 2
 	fi
-	local deadline=$((SECONDS + timeout))
+	local deadline=$((SECONDS + timeout)) naps=(0.1 0.2 0.4 0.8 1) nap=0
 	until "$@" > /dev/null 2>&1; do
 		if [ $SECONDS -ge $deadline ]; then
 			log "timed out after $timeout s waiting for: $*"
 			"$@" || true
 			return 1
 		fi
-		sleep 0.1
+		sleep "${naps[nap]}"
+		[ $nap -eq $((${#naps[@]} - 1)) ] || nap=$((nap + 1))
 	done
 }
 
@@ -131,19 +136,24 @@ background() {
 }
 
 # Wait for a background command and return its status; a failure (or not
-# ending within TIMEOUT seconds) is logged with its output.
+# ending within TIMEOUT seconds) is logged with its output.  A watchdog ends
+# it at the deadline: one sleeping process, where polling would start one
+# every tenth of a second for as long as a transfer takes, each costing
+# about that much CPU under emulation.
 wait_background() {
-	local pid=$1 out=$2 timeout=${3:-$WAIT_TIMEOUT} rc=0
-	local deadline=$((SECONDS + timeout))
-	while kill -0 "$pid" 2>/dev/null; do
-		if [ $SECONDS -ge $deadline ]; then
-			log "background command $pid still running after $timeout s"
-			kill "$pid" 2>/dev/null || true
-			break
-		fi
-		sleep 0.1
-	done
+	local pid=$1 out=$2 timeout=${3:-$WAIT_TIMEOUT} rc=0 watchdog
+	(
+		trap 'exit 0' TERM
+		sleep "$timeout" &
+		trap "kill $! 2> /dev/null; exit 0" TERM
+		wait $!
+		log "background command $pid still running after $timeout s"
+		kill "$pid" 2> /dev/null
+	) &
+	watchdog=$!
 	wait "$pid" || rc=$?
+	kill "$watchdog" 2> /dev/null || true
+	wait "$watchdog" || true
 	[ $rc -eq 0 ] || { log "background command failed ($rc):"; cat "$out"; }
 	return $rc
 }
