@@ -14,7 +14,8 @@ tests_guest_tools_nfq_accept_LDADD = $(NFQ_LIBS)
 endif
 
 # test-host-side.sh: the rig's tests that boot no guest: the scenario
-# headers' parser, and the kernel matrix each run is checked against
-# (test_matrix.py, with a stand-in run-guest; about 20 s of CPU).
+# headers' parser, the kernel matrix each run is checked against
+# (test_matrix.py, with a stand-in run-guest; about 20 s of CPU), the wire
+# checker and lib.sh's flow helpers.
 TESTS += tests/guest/test-host-side.sh
 EXTRA_DIST += tests/guest/test-host-side.sh

@@ -139,12 +139,14 @@ background() {
 # ending within TIMEOUT seconds) is logged with its output.  A watchdog ends
 # it at the deadline: one sleeping process, where polling would start one
 # every tenth of a second for as long as a transfer takes, each costing
-# about that much CPU under emulation.
+# about that much CPU under emulation.  A watchdog ended before it could
+# end its sleep leaves that sleep behind: asleep, and holding no output of
+# the scenario's open (a reader of that output would wait for it).
 wait_background() {
 	local pid=$1 out=$2 timeout=${3:-$WAIT_TIMEOUT} rc=0 watchdog
 	(
 		trap 'exit 0' TERM
-		sleep "$timeout" &
+		sleep "$timeout" > /dev/null 2>&1 &
 		trap "kill $! 2> /dev/null; exit 0" TERM
 		wait $!
 		log "background command $pid still running after $timeout s"
@@ -946,6 +948,11 @@ save_state() {
 
 cleanup() {
 	local rc=$? i host
+	# A background job killed between its fork and its first command (the
+	# watchdog of a wait_background whose command ended at once) can run
+	# the EXIT trap it inherited from this shell: only the scenario's own
+	# shell cleans up, or a child would tear the scenario down under it.
+	[ "$BASHPID" = "$$" ] || exit $rc
 	set +e
 	trap - EXIT
 	log "cleaning up (status $rc)"

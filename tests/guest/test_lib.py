@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+"""lib.sh's own flow helpers, run on the host in a scratch scenario (no
+guest, no namespace): a scenario tears itself down once, from its own
+shell, however its background jobs end."""
+
+import os
+import subprocess
+
+LIB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib.sh")
+
+# Fifty background commands that end at once, each waited for: every wait
+# kills a watchdog that may not have left its fork yet.  The kernel log is
+# the host's, not this scenario's: not checked here.
+SCENARIO = """\
+set -eu
+. "{lib}"
+check_kernel_log() {{ :; }}
+for i in $(seq 50); do
+	background "$WORK/job.log" true
+	wait_background "$BG_PID" "$WORK/job.log" 30
+done
+touch "$WORK/still-here"
+[ -e "$WORK/still-here" ] || fail "the scenario's directory went away"
+log "all waited for"
+"""
+
+
+def test_background_jobs_never_clean_up(tmp_path):
+    script = tmp_path / "quick-jobs.sh"
+    script.write_text(SCENARIO.format(lib=LIB))
+    run = subprocess.run(["bash", str(script)], capture_output=True,
+                         text=True, timeout=120,
+                         env=dict(os.environ, STT_RESULTS=str(tmp_path)))
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out
+    assert "all waited for" in out
+    assert out.count("cleaning up") == 1, out
+    assert out.count("PASS quick-jobs") == 1, out
