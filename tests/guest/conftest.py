@@ -745,7 +745,18 @@ class Batch:
         """PREPARE(scenario, case) gives each case's run (see
         test_scenarios.case_run()) or fails it; the cases whose runs
         boot alike run in one guest."""
-        self.outcomes = {}
+        outcomes = {}
+        try:
+            self.run_groups(config, prepare, outcomes)
+        except Exception as e:
+            # Every case of the batch gets the error, not a KeyError.
+            for item in self.items:
+                outcomes.setdefault(item, e)
+            raise
+        finally:
+            self.outcomes = outcomes
+
+    def run_groups(self, config, prepare, outcomes):
         groups = {}
         for item in self.items:
             case, release = scenario_case(item)
@@ -753,12 +764,12 @@ class Batch:
             try:
                 run = prepare(scenario, case)
             except pytest.fail.Exception as e:
-                self.outcomes[item] = e
+                outcomes[item] = e
                 continue
             boots = (run["modules_dir"], run["cpus"], run["nics"])
             groups.setdefault(boots, []).append((item, scenario, run))
         for n, members in enumerate(groups.values()):
-            item, scenario, run = members[0]
+            _, scenario, run = members[0]
             name = self.name + ("-%d" % n if n else "")
             proc, results = scenario.invoke_batch(
                 name, [(sc, r["script"], r["args"], r["timeout"])
@@ -766,7 +777,7 @@ class Batch:
                 modules_dir=run["modules_dir"], cpus=run["cpus"],
                 nics=run["nics"])
             for (item, scenario, run), result in zip(members, results):
-                self.outcomes[item] = (scenario, run, proc, result)
+                outcomes[item] = (scenario, run, proc, result)
 
     def check(self, item, config, prepare):
         """ITEM's own verdict: passes, or fails with its run's report."""

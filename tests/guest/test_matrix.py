@@ -530,3 +530,17 @@ def test_one_boot_per_case(batching, args):
     assert status == 0, out
     assert ran and all(len(c) == 1 for c in batching.boots.values()), out
     assert len(batching.boots) == len(ran), out
+
+
+def test_batch_that_cannot_start_fails_each_case(batching):
+    """A batch that cannot boot (here: its directory of results is taken
+    by a file) fails each of its cases with that error, the later ones
+    too, rather than with a KeyError of the rig's own."""
+    results = batching.top / "results"
+    results.mkdir()
+    (results / "boot-6.12-1").write_text("in the way\n")
+    status, out, ran = batching.pytest("--stt-kernel", "6.12", "-k",
+                                       "a1 or a2")
+    assert status == 1, out
+    assert "2 failed" in out, out
+    assert out.count("FileExistsError") >= 2 and "KeyError" not in out, out

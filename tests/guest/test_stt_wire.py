@@ -16,6 +16,8 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STT_WIRE = os.path.join(HERE, "tools", "stt-wire")
+# stt-replay, loaded below as a module, imports stt_pcap from there.
+sys.path.insert(0, os.path.join(HERE, "tools"))
 REFERENCE = os.path.join(HERE, "..", "unit", "reference")
 CONTEXT = "0x1122334455667788"
 # The first packet of a reference capture: pcap file and record headers,
@@ -132,6 +134,57 @@ def test_from_restricts_outer_checks():
     assert status == 0, out
 
 
+def duplicated(tmp_path, name, record_index):
+    """A copy of reference capture NAME with its RECORD_INDEX-th packet
+    (from 0) appearing twice in a row."""
+    with open(os.path.join(REFERENCE, name + ".pcap"), "rb") as f:
+        data = f.read()
+    start = 24
+    for _ in range(record_index):
+        start += 16 + struct.unpack_from("<I", data, start + 8)[0]
+    end = start + 16 + struct.unpack_from("<I", data, start + 8)[0]
+    path = tmp_path / (name + "-twice.pcap")
+    path.write_bytes(data[:end] + data[start:end] + data[end:])
+    return str(path)
+
+
+# multi-segment's three packets: the frame's last, first and middle
+# segment.
+@pytest.mark.parametrize("name,record_index", [("single-tcp", 0),
+                                               ("multi-segment", 0),
+                                               ("multi-segment", 1),
+                                               ("multi-segment", 2)])
+def test_segment_sent_twice_fails(tmp_path, name, record_index):
+    """A segment sent twice is the sender's fault, even when one copy
+    completes the frame; nor does a frame seen twice count as one of
+    several segments."""
+    status, out = stt_wire(duplicated(tmp_path, name, record_index),
+                           "--require", "multi")
+    assert status == 1, out
+    assert "FAIL frame incomplete, overlapping or inconsistent" in out, out
+
+
+def test_usage_and_unreadable_capture_exit_2(tmp_path):
+    status, out = stt_wire(os.path.join(REFERENCE, "single-tcp.pcap"),
+                           "--from", "192.0.2")
+    assert status == 2 and "--from: not an IPv4 or IPv6 address" in out, out
+    cut = tmp_path / "cut.pcap"
+    with open(os.path.join(REFERENCE, "single-tcp.pcap"), "rb") as f:
+        cut.write_bytes(f.read()[:30])
+    status, out = stt_wire(str(cut))
+    assert status == 2 and "stt-wire:" in out, out
+    status, out = stt_wire(str(tmp_path / "missing.pcap"))
+    assert status == 2 and "missing.pcap" in out, out
+
+
+def checksum_holds(data):
+    """DATA holds its own correct Internet checksum: the one's-complement
+    sum of its 16-bit words is 0xffff.  Worked out without stt_pcap's sum,
+    which stt-replay uses: as 2**16 is 1 modulo 0xffff, that sum is the
+    number DATA spells, modulo 0xffff."""
+    return int.from_bytes(data + b"\0" * (len(data) % 2), "big") % 0xffff == 0
+
+
 def test_replay_rewrites_outer_header():
     """stt-replay's segments carry a correct TCP checksum for their new
     addresses: summed with the pseudo-header it gives 0xffff."""
@@ -151,8 +204,8 @@ def test_replay_rewrites_outer_header():
         tcp = packet[header:]
         assert tcp[:16] == segment[:16] and tcp[18:] == segment[18:]
         if ethertype == 0x0800:
-            assert replay.csum(packet[:20]) == 0
+            assert checksum_holds(packet[:20])
             pseudo = packet[12:20] + struct.pack("!BBH", 0, 6, len(tcp))
         else:
             pseudo = packet[8:40] + struct.pack("!IxxxB", len(tcp), 6)
-        assert replay.csum(pseudo + tcp) == 0
+        assert checksum_holds(pseudo + tcp)
