@@ -260,15 +260,20 @@ def pytest_runtest_setup(item):
     others check is kernel code that the Debian 12 lanes' runs take."""
     callspec = getattr(item, "callspec", None)
     kver = callspec.params.get("kver") if callspec else None
-    if not kver or not on_lane(short_name(kver)):
-        return
-    short = short_name(kver)
-    marker = item.get_closest_marker("lanes")
-    if not marker or not lane_matches(marker.args, short):
+    if kver and not runs_on_its_lane(item, short_name(kver)):
         pytest.skip("not a test of the lane %s (CI time: the Debian 12 "
                     "lanes take its kernel code paths; mark it lanes(...) "
                     "or give its scenario a lanes: key to run it here)"
-                    % short)
+                    % short_name(kver))
+
+
+def runs_on_its_lane(item, short):
+    """Whether ITEM runs on kernel SHORT as far as lanes go: any test on a
+    Debian 12 kernel, a test on a lane only when marked lanes(...) with a
+    pattern of it."""
+    marker = item.get_closest_marker("lanes")
+    return not on_lane(short) or bool(marker and
+                                      lane_matches(marker.args, short))
 
 
 def listing():
@@ -589,12 +594,8 @@ class Scenario:
                                        short_name(self.release)))
 
     def timeout(self, seconds):
-        """A scenario's timeout on this kernel (scaled by
-        --stt-timeout-scale, and on the debug kernel)."""
-        seconds *= self.config.getoption("stt_timeout_scale")
-        if short_name(self.release).endswith("-debug"):
-            seconds *= DEBUG_KERNEL_SLOWDOWN
-        return int(seconds)
+        """A scenario's timeout on this kernel."""
+        return int(scaled_timeout(self.config, self.release, seconds))
 
     def guest_command(self, results, modules_dir, append, cpus, nics):
         """run-guest's command line up to its scenario or --batch."""
@@ -692,6 +693,15 @@ EXPECTED_FRACTION = 1 / 3
 BATCHES = pytest.StashKey()
 
 
+def scaled_timeout(config, release, seconds):
+    """SECONDS of a scenario's timeout on kernel RELEASE: scaled by
+    --stt-timeout-scale, and on the debug kernel."""
+    seconds *= config.getoption("stt_timeout_scale")
+    if short_name(release).endswith("-debug"):
+        seconds *= DEBUG_KERNEL_SLOWDOWN
+    return seconds
+
+
 def scenario_case(item):
     """(case, release) of a test_scenario item, or (None, None)."""
     callspec = getattr(item, "callspec", None)
@@ -705,10 +715,7 @@ def expected_seconds(config, item):
     case, release = scenario_case(item)
     if not case:
         return 0
-    scale = config.getoption("stt_timeout_scale")
-    if short_name(release).endswith("-debug"):
-        scale *= DEBUG_KERNEL_SLOWDOWN
-    return case.timeout * scale * EXPECTED_FRACTION
+    return scaled_timeout(config, release, case.timeout) * EXPECTED_FRACTION
 
 
 def boot_key(config, item):
@@ -720,8 +727,7 @@ def boot_key(config, item):
             item.get_closest_marker("skip"):
         return None
     short = short_name(release)
-    marker = item.get_closest_marker("lanes")
-    if on_lane(short) and not (marker and lane_matches(marker.args, short)):
+    if not runs_on_its_lane(item, short):
         return None
     host = case.option("host")
     if host == "ovs-basic" and config.getoption("stt_packaged") and \

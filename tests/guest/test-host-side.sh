@@ -8,8 +8,9 @@
 # selection that names no kernel, a case that would run nowhere, a missing
 # kernel of the matrix or a module build of another version), and
 # tools/stt-wire against the reference captures as made and with one field
-# made wrong (test_stt_wire.py), and lib.sh's flow helpers in a scratch
-# scenario (test_lib.py).  The guest session (tests/run-tests)
+# made wrong (test_stt_wire.py), lib.sh's flow helpers in a scratch
+# scenario (test_lib.py) and run-guest refusing a bad --batch file
+# (test_run_guest.py).  The guest session (tests/run-tests)
 # collects them too.
 #
 # Run from the build directory ("make check"); srcdir from the environment.
@@ -23,4 +24,5 @@ exec /usr/bin/python3 -m pytest -p no:cacheprovider -q \
 	"$src/tests/guest/test_scenario_cases.py" \
 	"$src/tests/guest/test_matrix.py" \
 	"$src/tests/guest/test_stt_wire.py" \
-	"$src/tests/guest/test_lib.py"
+	"$src/tests/guest/test_lib.py" \
+	"$src/tests/guest/test_run_guest.py"
