@@ -112,13 +112,18 @@ static bool parse_flags(char *names, unsigned int *flags)
 	return true;
 }
 
-/* A line of "expected": NAME CONTEXT FLAGS L4_OFFSET MSS VLAN INNER. */
+/*
+ * A line of "expected": NAME CONTEXT FLAGS L4_OFFSET MSS VLAN INNER, the
+ * context id and the VLAN field in hex (make-reference writes them so).
+ */
 static bool parse_expected(char *line, struct expected *e)
 {
 	static char hex[2 * STT_MAX_FRAME_LEN + 1];
 	char flags[64];
 
-	return sscanf(line, "%63s %lli %63s %u %u %i %131070s", e->name,
+	/* The width of INNER below: every byte of the longest frame. */
+	_Static_assert(sizeof(hex) == 131070 + 1, "INNER's width in sscanf");
+	return sscanf(line, "%63s %llx %63s %u %u %x %131070s", e->name,
 		      &e->context_id, flags, &e->l4_offset, &e->mss,
 		      &e->vlan, hex) == 7 &&
 	       parse_flags(flags, &e->flags) &&
