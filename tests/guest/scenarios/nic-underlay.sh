@@ -80,7 +80,7 @@ for name in $PARTS; do
 done
 
 KEY=0x1122334455667788
-# MiB per transfer (a quarter on the debug kernel, whose transfers take
+# MiB per transfer (an eighth on the debug kernel, whose transfers take
 # longer still).  The clone steps keep 16 (the use-after-free came 10-17 s
 # into such a transfer); the upcall steps send 8 each way (the BUG came
 # within 11 s); the offload matrix only has to show that every combination
