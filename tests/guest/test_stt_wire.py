@@ -159,9 +159,13 @@ def test_segment_sent_twice_fails(tmp_path, name, record_index):
     completes the frame; nor does a frame seen twice count as one of
     several segments."""
     status, out = stt_wire(duplicated(tmp_path, name, record_index),
-                           "--require", "multi")
+                           "--require", "multi", "--df", "inherit",
+                           "--ttl", "inherit")
     assert status == 1, out
     assert "FAIL frame incomplete, overlapping or inconsistent" in out, out
+    # Nothing to inherit from a frame that did not reassemble: no DF or
+    # TTL failure besides.
+    assert "FAIL DF" not in out and "FAIL TTL" not in out, out
 
 
 def test_usage_and_unreadable_capture_exit_2(tmp_path):
