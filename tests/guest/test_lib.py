@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """lib.sh's own flow helpers, run on the host in a scratch scenario (no
 guest, no namespace): a scenario tears itself down once, from its own
-shell, however its background jobs end."""
+shell, however its background jobs end, and a background command that
+outlives its wait is ended and said."""
 
 import os
 import subprocess
@@ -36,3 +37,27 @@ def test_background_jobs_never_clean_up(tmp_path):
     assert "all waited for" in out
     assert out.count("cleaning up") == 1, out
     assert out.count("PASS quick-jobs") == 1, out
+
+
+OUTLIVED = """\
+set -eu
+. "{lib}"
+check_kernel_log() {{ :; }}
+background "$WORK/job.log" sleep 600
+if wait_background "$BG_PID" "$WORK/job.log" 1; then
+	fail "a command that outlived its wait passed"
+fi
+log "ended: $(kill -0 "$BG_PID" 2> /dev/null && echo no || echo yes)"
+"""
+
+
+def test_background_job_outliving_its_wait(tmp_path):
+    script = tmp_path / "long-job.sh"
+    script.write_text(OUTLIVED.format(lib=LIB))
+    run = subprocess.run(["bash", str(script)], capture_output=True,
+                         text=True, timeout=120,
+                         env=dict(os.environ, STT_RESULTS=str(tmp_path)))
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out
+    assert "still running after 1 s" in out, out
+    assert "ended: yes" in out and "PASS long-job" in out, out
