@@ -26,14 +26,19 @@ log "all waited for"
 """
 
 
-def test_background_jobs_never_clean_up(tmp_path):
-    script = tmp_path / "quick-jobs.sh"
-    script.write_text(SCENARIO.format(lib=LIB))
+def run_scenario(tmp_path, name, text):
+    """Runs TEXT as scenario NAME.sh: (exit status, its output)."""
+    script = tmp_path / (name + ".sh")
+    script.write_text(text.format(lib=LIB))
     run = subprocess.run(["bash", str(script)], capture_output=True,
                          text=True, timeout=120,
                          env=dict(os.environ, STT_RESULTS=str(tmp_path)))
-    out = run.stdout + run.stderr
-    assert run.returncode == 0, out
+    return run.returncode, run.stdout + run.stderr
+
+
+def test_background_jobs_never_clean_up(tmp_path):
+    status, out = run_scenario(tmp_path, "quick-jobs", SCENARIO)
+    assert status == 0, out
     assert "all waited for" in out
     assert out.count("cleaning up") == 1, out
     assert out.count("PASS quick-jobs") == 1, out
@@ -52,12 +57,7 @@ log "ended: $(kill -0 "$BG_PID" 2> /dev/null && echo no || echo yes)"
 
 
 def test_background_job_outliving_its_wait(tmp_path):
-    script = tmp_path / "long-job.sh"
-    script.write_text(OUTLIVED.format(lib=LIB))
-    run = subprocess.run(["bash", str(script)], capture_output=True,
-                         text=True, timeout=120,
-                         env=dict(os.environ, STT_RESULTS=str(tmp_path)))
-    out = run.stdout + run.stderr
-    assert run.returncode == 0, out
+    status, out = run_scenario(tmp_path, "long-job", OUTLIVED)
+    assert status == 0, out
     assert "still running after 1 s" in out, out
     assert "ended: yes" in out and "PASS long-job" in out, out
