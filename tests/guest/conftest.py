@@ -182,6 +182,12 @@ DEBUG_KERNEL_SLOWDOWN = 3
 # patching (emulation has crashed guests in a static key's int3).  Tests
 # about concurrency ask for two.
 DEFAULT_CPUS = 1
+# MiB of the debug kernel's guests, against run-guest's 3072 for the
+# others: kmemleak's two scans after each run read every page's struct page,
+# so they take time in proportion to memory (measured: 34 s at 3072 MiB,
+# 17 s at 1024), and the debug kernel's transfers are an eighth of the
+# others' (lib.sh's transfer_mib).
+DEBUG_KERNEL_MEMORY = 1536
 
 
 @functools.lru_cache(maxsize=None)
@@ -574,14 +580,6 @@ class Scenario:
                         "the override" % (what, version or "none",
                                           expected), pytrace=False)
 
-    def on_newest_selected_distro_kernel(self):
-        """Whether this is the newest Debian 12 kernel of this session's
-        selection: for tests whose outcome does not depend on the kernel
-        series (another project's own tests), which run on one only."""
-        distro = [r for s, r in selected_kernels(self.config)
-                  if kernel_kind(s) == "distro"]
-        return bool(distro) and self.release == distro[-1]
-
     def on_lane(self):
         """Whether this is a lane of another Debian release, whose guest has
         that root as its / (and so not the host's /lib/modules)."""
@@ -601,6 +599,8 @@ class Scenario:
         """run-guest's command line up to its scenario or --batch."""
         cmd = [RUN_GUEST, "--kernel", self.release, "--results", results,
                "--smp", str(cpus)]
+        if short_name(self.release).endswith("-debug"):
+            cmd += ["--memory", str(DEBUG_KERNEL_MEMORY)]
         dirs = [modules_dir] if isinstance(modules_dir, str) else \
             list(modules_dir or [])
         for d in dirs:

@@ -55,8 +55,8 @@ def ovs_autotest_args(scenario):
     """Open vSwitch's testsuites, built (or found current) now on the host
     from the macros of the openvswitch-source package of the guest's root
     (Debian 12's tarball on the host, Debian 13's tree in that lane's
-    root); and "stt-only" except on the newest Debian 12 kernel of the
-    selection, where Open vSwitch's stock tunnel tests run too."""
+    root); and "stt-only" in a lane: on the host's root Open vSwitch's
+    stock tunnel tests run too."""
     root = guest_root(scenario.release)
     if root == "/":
         build, source = "ovs-autotest", []
@@ -66,8 +66,7 @@ def ovs_autotest_args(scenario):
     build = os.path.join(REPO, "_build", build)
     _run_host([os.path.join(REPO, "ovs-glue", "autotest", "build-testsuites")]
               + source + [build], "build-testsuites")
-    stock = [] if scenario.on_newest_selected_distro_kernel() else \
-        ["stt-only"]
+    stock = [] if root == "/" else ["stt-only"]
     return [build] + stock, scenario.modules()
 
 

@@ -14,7 +14,10 @@
 #
 # Test: dev_ovs
 #   timeout: 700
-#   kernels: debug instead
+#   kernels: oldest distro: dev_ovs_ipv6 runs it over IPv6 on 6.12; on the
+#     debug kernel ovs_churn carries traffic through Open vSwitch's stt
+#     ports, without dev-ovs's four minutes of emulated transfers,
+#     captures and their analysis
 #   underlay: either
 #
 # Test: dev_ovs_ipv6 ipv6

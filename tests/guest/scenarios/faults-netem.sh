@@ -25,14 +25,17 @@
 #
 # Test: faults_netem
 #   timeout: 600
-#   kernels: oldest distro: faults_netem_ipv6 runs it over IPv6 on the debug
-#     kernel (reassembly does not know the family)
+#   kernels: oldest distro: faults_netem_ipv6 runs it over IPv6 on 7.3
+#     (reassembly does not know the family)
 #   underlay: either
 #
 # Test: faults_netem_ipv6 ipv6
 #   The same over an IPv6 underlay.
 #   timeout: 600
-#   kernels: debug only: faults_netem runs it over IPv4 on 6.1
+#   kernels: lanes only: on the newest kernel, Debian 13's backported 7.3;
+#     faults_netem runs it over IPv4 on 6.1.  On the debug kernel, hostile
+#     sends reassembly lost, repeated, overlapping and reordered segments
+#     under KASAN and kmemleak; netem's faults add volume, not paths
 #   lanes: 7.3-deb13
 #   underlay: either
 

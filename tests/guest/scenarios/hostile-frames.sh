@@ -63,8 +63,9 @@
 #
 # Test: hostile_frames
 #   timeout: 500
-#   kernels: not debug: hostile_frames_debug runs all but the Open vSwitch
-#     part there (which takes two minutes to start on it)
+#   kernels: oldest distro: the lane 6.12-deb13 runs it on Debian's 6.12;
+#     hostile_frames_debug runs all but the Open vSwitch part on the debug
+#     kernel (which takes two minutes to start it)
 #   lanes: 6.12-deb13
 #   underlay: either
 #

@@ -32,14 +32,16 @@
 #
 # Test: inner_marks
 #   timeout: 400
-#   kernels: oldest distro: inner_marks_ipv6 runs it over IPv6 on the debug
-#     kernel (only ECN reads the outer header)
+#   kernels: oldest distro: inner_marks_ipv6 runs it over IPv6 on 6.12
+#     (only ECN reads the outer header)
 #   underlay: either
 #
 # Test: inner_marks_ipv6 ipv6
 #   The same over an IPv6 underlay.
 #   timeout: 400
-#   kernels: debug only: inner_marks runs it over IPv4 on 6.1
+#   kernels: newest distro: inner_marks runs it over IPv4 on 6.1; the
+#     marks are header fields copied on paths that the debug kernel's
+#     cases (hostile, lifecycle, nic-underlay) already run under its checks
 #   underlay: either
 
 set -eu

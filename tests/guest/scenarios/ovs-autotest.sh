@@ -15,16 +15,18 @@
 #
 # Test: ovs_autotest
 #   BUILDDIR is built on the host from the openvswitch-source of the guest's
-#   root.  The STT cases run on every kernel; Open vSwitch's stock tests on
-#   the newest Debian 12 kernel only (stt-only elsewhere): they show that
-#   loading vport_stt leaves the other tunnel types working, which does not
-#   depend on the kernel series or the Open vSwitch version, and each costs
-#   a minute of emulated Open vSwitch start and stop.
-#   timeout: 400
+#   root.  Open vSwitch's stock tests run on the host's root only
+#   (stt-only in the lane): they show that loading vport_stt leaves the
+#   other tunnel types working, which does not depend on the kernel series
+#   or the Open vSwitch version, and each costs a minute of emulated Open
+#   vSwitch start and stop.
+#   timeout: 600
 #   host: ovs-autotest
 #   lanes: 6.12-deb13
-#   kernels: not debug: dev-ovs and ovs-keys (an Open vSwitch port against a
-#     plain stt device; key=flow, remote_ip=flow, 802.1Q)
+#   kernels: oldest distro: Debian 12's Open vSwitch 3.1 on 6.1; the lane
+#     runs Debian 13's 3.5 on Debian's 6.12, ovs40_autotest_offloads 4.0 on
+#     6.12; the debug kernel has ovs-churn (an Open vSwitch port's life
+#     under traffic)
 #   underlay: ipv4 only: the STT cases hold their own IPv6 one, which
 #     every run runs
 

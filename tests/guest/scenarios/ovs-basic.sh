@@ -27,7 +27,7 @@
 #   timeout: 600
 #   host: ovs-basic
 #   lanes: 6.12-deb13 7.2-deb14
-#   kernels: not debug: ovs-keys, dev-ovs and ovs-churn
+#   kernels: not debug: ovs-churn
 #   underlay: either
 
 set -eu

@@ -23,7 +23,7 @@
 # Test: ovs_conformance
 #   timeout: 600
 #   kernels: oldest distro: ovs_conformance_ipv6 runs it over IPv6 on 6.12;
-#     on the debug kernel, dev-ovs (judged the same way) and nic-underlay dev
+#     on the debug kernel, nic-underlay dev
 #   underlay: either
 #
 # Test: ovs_conformance_ipv6 ipv6

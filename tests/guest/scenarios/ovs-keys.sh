@@ -19,9 +19,9 @@
 #
 # Test: ovs_keys
 #   timeout: 600
-#   kernels: newest distro: ovs-autotest's STT cases check key=flow with a
-#     64-bit tun_id, remote_ip=flow, 802.1Q and another id unanswered on
-#     every kernel, and dev-ovs key=flow on the debug kernel
+#   kernels: newest distro: the STT cases of ovs-autotest (6.1, Debian
+#     13's 6.12) and ovs40-autotest (6.1, 6.12) check key=flow with a
+#     64-bit tun_id, remote_ip=flow, 802.1Q and another id unanswered
 #   underlay: either
 
 set -eu

@@ -16,7 +16,8 @@
 #   PREFIX comes from ovs-glue/build-ovs; the case skips when it is not built.
 #   timeout: 900
 #   host: ovs40
-#   kernels: not debug: ovs-keys and dev-ovs
+#   kernels: oldest distro: ovs40_autotest_offloads runs the same cases on
+#     6.12 (with offload, which STT flows stay out of)
 #   underlay: ipv4 only: the series' STT cases hold their own IPv6 one;
 #     ovs40-stt runs over either
 #
@@ -27,7 +28,7 @@
 #   timeout: 900
 #   host: ovs40
 #   kernels: newest distro: ovs40_autotest runs the same cases without
-#     offload on 6.1 and 6.12
+#     offload on 6.1
 #   underlay: ipv4 only: as ovs40_autotest
 
 set -eu

@@ -24,7 +24,7 @@
 #   timeout: 600
 #   host: ovs40
 #   kernels: oldest distro: ovs40_stt_ipv6 runs it over IPv6 on 6.12; on
-#     the debug kernel, dev-ovs takes the external device's metadata
+#     the debug kernel, ovs-churn takes the external device's metadata
 #     receive and set(tunnel()) transmit, lifecycle-dev its rtnetlink
 #     creation
 #   underlay: either

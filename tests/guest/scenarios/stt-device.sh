@@ -11,8 +11,8 @@
 #
 # Test: stt_device
 #   timeout: 300
-#   kernels: not debug: lifecycle-dev and dev-ovs (devices made, refused and
-#     torn down)
+#   kernels: not debug: lifecycle-dev and ovs-churn (devices made,
+#     refused and torn down)
 #   underlay: ipv4 only: the kernel's refusals of device attributes, which
 #     stt-ctl.sh checks for remote6 and local6
 
