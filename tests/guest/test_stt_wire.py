@@ -33,10 +33,19 @@ def stt_wire(pcap, *options):
     return run.returncode, run.stdout + run.stderr
 
 
-def changed(tmp_path, name, offset, value):
+def checksum_field(data):
+    """The checksum field that makes DATA (whose field reads 0) hold its
+    own correct Internet checksum: see checksum_holds() below."""
+    remainder = int.from_bytes(data + b"\0" * (len(data) % 2), "big") % 0xffff
+    return 0xffff - remainder
+
+
+def changed(tmp_path, name, offset, value, fix_checksum=True):
     """A copy of reference capture NAME with byte OFFSET of the packet that
     holds the STT header (the frame's first segment, not always the first
-    packet) set to VALUE; OFFSET as if that packet came first."""
+    packet) set to VALUE; OFFSET as if that packet came first.  The TCP
+    checksum of that packet is made right again unless FIX_CHECKSUM is
+    false, so that the byte changed is the one thing wrong."""
     with open(os.path.join(REFERENCE, name + ".pcap"), "rb") as f:
         data = bytearray(f.read())
     record = 24
@@ -44,6 +53,14 @@ def changed(tmp_path, name, offset, value):
             & 0xffff:
         record += 16 + struct.unpack_from("<I", data, record + 8)[0]
     data[offset - 24 + record] = value
+    if fix_checksum:
+        ip = record + 16 + IPV4 - PACKET
+        total, = struct.unpack_from("!H", data, ip + 2)
+        tcp = ip + 20
+        data[tcp + 16:tcp + 18] = b"\0\0"
+        pseudo = data[ip + 12:ip + 20] + struct.pack("!BBH", 0, 6, total - 20)
+        struct.pack_into("!H", data, tcp + 16,
+                         checksum_field(bytes(pseudo + data[tcp:ip + total])))
     path = tmp_path / (name + ".pcap")
     path.write_bytes(bytes(data))
     return str(path)
@@ -95,6 +112,14 @@ WRONG = [
     ("single-tcp", IPV4 + 23, 0x30, "not to the STT port 7471"),
     # The frame length in the sequence number: the frame is incomplete.
     ("single-tcp", IPV4 + 24, 0x01, "frame incomplete"),
+    # The TCP-like header: data offset, flags, window, urgent pointer.
+    ("single-tcp", IPV4 + 20 + 12, 0x60, "TCP header not data offset 5"),
+    ("single-tcp", IPV4 + 20 + 13, 0x19, "TCP header not data offset 5"),
+    ("single-tcp", IPV4 + 20 + 14, 0x7f, "TCP header not data offset 5"),
+    ("single-tcp", IPV4 + 20 + 19, 0x01, "TCP header not data offset 5"),
+    # PSH off the last segment, then on the first of three.
+    ("single-tcp", IPV4 + 20 + 13, 0x10, "PSH not on exactly the last"),
+    ("multi-segment", IPV4 + 20 + 13, 0x18, "PSH not on exactly the last"),
 ]
 
 
@@ -107,6 +132,47 @@ def test_wrong_field_fails(tmp_path, name, offset, value, failure):
     assert status == 1, out
     assert any(failure in line for line in out.splitlines()
                if line.startswith("stt-wire: FAIL")), out
+
+
+def test_tcp_checksum_wrong_fails(tmp_path):
+    for offset in (IPV4 + 20 + 16, STT + 10):
+        status, out = stt_wire(changed(tmp_path, "single-tcp", offset, 0x5a,
+                                       fix_checksum=False))
+        assert status == 1 and "FAIL TCP checksum wrong: 1" in out, out
+
+
+def ipv6_capture(tmp_path, labels):
+    """A capture of single-tcp's segment over IPv6, once per flow label of
+    LABELS, each time as another frame (acknowledgment number) from the
+    same source port."""
+    segment = bytearray(replay_module().tcp_segment(
+        replay_module().pcap_frames(os.path.join(REFERENCE,
+                                                 "single-tcp.pcap"))[0]))
+    records = b""
+    for frame_id, label in enumerate(labels, 1):
+        struct.pack_into("!I", segment, 8, frame_id)
+        _, packet = replay_module().outer("2001:db8::1", "2001:db8::2",
+                                          bytes(segment))
+        packet = struct.pack("!I", 6 << 28 | label) + packet[4:]
+        frame = b"\2" * 6 + b"\4" * 6 + b"\x86\xdd" + packet
+        records += struct.pack("<IIII", 0, 0, len(frame), len(frame)) + frame
+    path = tmp_path / "ipv6.pcap"
+    path.write_bytes(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535,
+                                 1) + records)
+    return str(path)
+
+
+@pytest.mark.parametrize("labels,failure", [
+    ((0x12345, 0x12345), None),
+    ((0x12345, 0x54321), "IPv6 flow label not one, or 0"),
+    ((0, 0), "IPv6 flow label not one, or 0"),
+])
+def test_ipv6_flow_label_per_source_port(tmp_path, labels, failure):
+    status, out = stt_wire(ipv6_capture(tmp_path, labels))
+    if failure is None:
+        assert status == 0, out
+    else:
+        assert status == 1 and "FAIL " + failure in out, out
 
 
 def test_ttl_inherit_and_df_inherit(tmp_path):
@@ -189,14 +255,20 @@ def checksum_holds(data):
     return int.from_bytes(data + b"\0" * (len(data) % 2), "big") % 0xffff == 0
 
 
-def test_replay_rewrites_outer_header():
-    """stt-replay's segments carry a correct TCP checksum for their new
-    addresses: summed with the pseudo-header it gives 0xffff."""
+def replay_module():
+    """tools/stt-replay, loaded as a module."""
     path = os.path.join(HERE, "tools", "stt-replay")
     loader = importlib.machinery.SourceFileLoader("stt_replay", path)
     spec = importlib.util.spec_from_loader("stt_replay", loader)
     replay = importlib.util.module_from_spec(spec)
     loader.exec_module(replay)
+    return replay
+
+
+def test_replay_rewrites_outer_header():
+    """stt-replay's segments carry a correct TCP checksum for their new
+    addresses: summed with the pseudo-header it gives 0xffff."""
+    replay = replay_module()
     frame = replay.pcap_frames(os.path.join(REFERENCE,
                                             "single-tcp.pcap"))[0]
     segment = replay.tcp_segment(frame)

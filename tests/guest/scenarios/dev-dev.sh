@@ -4,7 +4,7 @@
 # Two plain stt devices, no Open vSwitch anywhere: fixed-peer tunnels made
 # with stt-ctl between two namespaces over a veth underlay.  Ping of every
 # size, iperf3 both ways, 64 MiB with SHA-256, counters, and the wire as
-# tshark, scapy and stt-wire see it; the reference captures of
+# tshark and stt-wire see it; the reference captures of
 # tests/unit/reference received and delivered as their "expected" says.
 #
 #	dev-dev.sh [ipv4|ipv6]

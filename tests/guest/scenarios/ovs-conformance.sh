@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# What goes on the wire, judged by tshark's STT dissector and by scapy.  The
+# What goes on the wire, judged by tshark's STT dissector and by stt-wire.  The
 # underlay has no segmentation or checksum offload and no GRO, so the capture
 # on host2's u0 holds the segments as a NIC would put them on the wire:
 #
@@ -10,8 +10,9 @@
 #     offset 20; at least one frame reassembled from several segments;
 #   - no STT expert information other than tshark 4.0's checksum note (see
 #     check_stt_experts);
-#   - scapy finds every outer TCP checksum correct, every TCP header as STT
-#     writes it, and the segments of every frame complete and contiguous;
+#   - stt-wire finds every outer TCP checksum correct, every TCP header as
+#     STT writes it, the segments of every frame complete and contiguous,
+#     and every STT header right for its inner frame;
 #   - host2 reassembled frames itself and counted no error.
 #
 #	ovs-conformance.sh [ipv4|ipv6]		(the underlay's family)
