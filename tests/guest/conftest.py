@@ -783,7 +783,8 @@ class Batch:
                 modules_dir=run["modules_dir"], cpus=run["cpus"],
                 nics=run["nics"])
             for (item, scenario, run), result in zip(members, results):
-                outcomes[item] = (scenario, run, proc, result)
+                outcomes[item] = (scenario, run, proc, result, name,
+                                  len(members))
 
     def check(self, item, config, prepare):
         """ITEM's own verdict: passes, or fails with its run's report."""
@@ -792,7 +793,7 @@ class Batch:
         outcome = self.outcomes[item]
         if isinstance(outcome, BaseException):
             raise outcome
-        scenario, run, proc, result = outcome
+        scenario, run, proc, result, boot, runs = outcome
         scenario.node = item
         scenario.record(run["script"], result)
         try:
@@ -801,8 +802,9 @@ class Batch:
                 report = f.read()
         except OSError:
             report = proc.stdout + proc.stderr
-        print("%s (one of %d runs of the boot %s)" % (
-            report, len(self.items), self.name))
+        # The batch's own boot, or one of those it split into (cases
+        # whose runs boot differently).
+        print("%s (one of %d runs of the boot %s)" % (report, runs, boot))
         if not result or result["verdict"] != "PASS":
             pytest.fail("%s on %s failed:\n%s" % (
                 os.path.basename(run["script"]), scenario.release, report),
