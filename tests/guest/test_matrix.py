@@ -304,7 +304,7 @@ def test_no_debug_kernel_moves_its_cases(rig):
     status, out, ran = rig.pytest()
     assert status == 0, out
     assert set(ran) == declared(), out
-    for case in ("hostile_ipv6", "lifecycle_ovs_ipv6", "lifecycle_dev"):
+    for case in ("hostile_ipv6", "nic_underlay_dev_ipv6", "lifecycle_dev"):
         assert "6.12" in ran[case], (case, ran[case])
 
 

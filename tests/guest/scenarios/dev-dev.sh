@@ -3,7 +3,7 @@
 #
 # Two plain stt devices, no Open vSwitch anywhere: fixed-peer tunnels made
 # with stt-ctl between two namespaces over a veth underlay.  Ping of every
-# size, iperf3 both ways, 64 MiB with SHA-256, counters, and the wire as
+# size, iperf3 both ways, 16 MiB with SHA-256, counters, and the wire as
 # tshark and stt-wire see it; the reference captures of
 # tests/unit/reference received and delivered as their "expected" says.
 #
@@ -55,7 +55,7 @@ mtu=$(ip -n a -o link show s0 | sed -n 's/.* mtu \([0-9]*\) .*/\1/p')
 ping_sizes a 10.0.0.2 1 1400 1472 4000 8972
 ping_sizes b 10.0.0.1 1 8972
 iperf3_check a b 10.0.0.2 3
-send_file_and_hash a b 10.0.0.2 "$(transfer_mib 64)"
+send_file_and_hash a b 10.0.0.2 "$(transfer_mib 16)"
 
 # A fixed ttl and tos on a's device are its segments' TTL and TOS, over
 # IPv6 their hop limit and traffic class (inner packets are not

@@ -4,7 +4,7 @@
 # Open vSwitch against a plain stt device: host1 is an Open vSwitch host with
 # a type=stt port (key=flow, the context id set by OpenFlow; local_ip set),
 # host2 a plain namespace with a fixed-peer stt device made by stt-ctl.
-# Ping, iperf3 both ways, 64 MiB with SHA-256, counters, and the wire as
+# Ping, iperf3 both ways, 16 MiB with SHA-256, counters, and the wire as
 # tshark sees it.
 #
 #	dev-ovs.sh [ipv4|ipv6]		(the underlay's family)
@@ -57,7 +57,7 @@ stt_dev_up host2 s0 10.0.0.2/24
 ping_sizes vm1 10.0.0.2 1 1472 8972
 ping_sizes host2 10.0.0.1 1 8972
 iperf3_check vm1 host2 10.0.0.2 3
-send_file_and_hash vm1 host2 10.0.0.2 "$(transfer_mib 64)"
+send_file_and_hash vm1 host2 10.0.0.2 "$(transfer_mib 16)"
 send_file_and_hash host2 vm1 10.0.0.1 "$(transfer_mib 16)"
 
 # The received flow carries the full 64-bit id and the tunnel addresses, in

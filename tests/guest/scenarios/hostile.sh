@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Hostile input from the underlay while a legitimate 64 MiB transfer runs
+# Hostile input from the underlay while a legitimate 16 MiB transfer runs
 # through an STT tunnel.  From namespace x, stt-attack (Python, one raw
 # socket) sends b's tunnel endpoint every kind of malformed, conflicting or
 # abusive STT segment, and floods it with first segments of frames that

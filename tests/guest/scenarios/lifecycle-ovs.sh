@@ -22,19 +22,11 @@
 #   timeout: 600
 #   cpus: 2
 #   kernels: lanes only: on 7.2, whose openvswitch.ko takes a vport's
-#     device held (ovs_netdev_link(vport, true)); lifecycle_ovs_ipv6 runs
-#     it over IPv6 on 6.12, whose openvswitch.ko takes the device's name
-#     (the ports' life cycle does not know the family)
+#     device held (ovs_netdev_link(vport, true)); where openvswitch.ko
+#     takes the device's name (6.1, 6.12), ovs_churn takes ports, their
+#     devices, datapaths and the modules away under traffic, on 6.1 and
+#     under the debug kernel's checks
 #   lanes: 7.2-deb14
-#   underlay: either
-#
-# Test: lifecycle_ovs_ipv6 ipv6
-#   The same over an IPv6 underlay.
-#   timeout: 600
-#   cpus: 2
-#   kernels: newest distro: lifecycle_ovs runs it over IPv4 on 7.2; on
-#     the debug kernel ovs_churn takes ports, their devices, datapaths and
-#     the modules away under traffic, and lifecycle_dev the devices
 #   underlay: either
 
 set -eu

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Port churn under traffic, then a clean unload: with vm1 pinging vm2 every
-# 50 ms, host1's stt port is deleted and added again 100 times (25 on the
+# 50 ms, host1's stt port is deleted and added again 50 times (10 on the
 # debug kernel; each ovs-vsctl call waits until ovs-vswitchd has applied it,
 # so the kernel vport and its stt_sys_7471 device really go and come back
 # every cycle).  Then host1's stt_sys_7471 is deleted with "ip link del"
@@ -27,10 +27,10 @@ set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../stt-lib.sh"
 
-CYCLES=100
+CYCLES=50
 # The debug kernel looks for leaks and lock-order or RCU misuse, which the
-# first cycles show as well as the hundredth, at three times the cost each.
-case $STT_KVER in *-stt-debug) CYCLES=25 ;; esac
+# first cycles show as well as the fiftieth, at three times the cost each.
+case $STT_KVER in *-stt-debug) CYCLES=10 ;; esac
 underlay_family "${1:-}" && shift
 [ $# = 0 ] || fail "usage: ovs-churn.sh [ipv4|ipv6]"
 

@@ -23,14 +23,9 @@
 #
 # Test: ovs_conformance
 #   timeout: 600
-#   kernels: oldest distro: ovs_conformance_ipv6 runs it over IPv6 on 6.12;
-#     on the debug kernel, nic-underlay dev
-#   underlay: either
-#
-# Test: ovs_conformance_ipv6 ipv6
-#   The same over an IPv6 underlay: tshark decodes STT over IPv6.
-#   timeout: 600
-#   kernels: newest distro: ovs_conformance runs it over IPv4 on 6.1
+#   kernels: oldest distro: dev_ovs_ipv6 judges Open vSwitch's segments over
+#     IPv6 the same way on 6.12 (tshark and stt-wire), dev_dev_ipv6 a
+#     device's on 6.1; on the debug kernel, nic-underlay dev
 #   underlay: either
 
 set -eu

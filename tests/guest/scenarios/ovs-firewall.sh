@@ -25,7 +25,8 @@
 # Test: ovs_firewall
 #   timeout: 600
 #   kernels: oldest distro: ovs_firewall_ipv6 runs it over IPv6 on 6.12;
-#     underlay-policy (netfilter around the STT hook) on the debug kernel
+#     the STT hooks' receive path runs under the debug kernel's checks in
+#     hostile and nic-underlay
 #   underlay: either
 #
 # Test: ovs_firewall_ipv6 ipv6

@@ -10,7 +10,7 @@
 #   (b) the device is kind stt, external, a netdev vport of the datapath;
 #   (c) 64-bit tun_ids and the destination set by OpenFlow are in the
 #       datapath flows, one key per direction;
-#   (d) ping and 64 MiB with SHA-256 pass; counters balance.
+#   (d) ping and 16 MiB with SHA-256 pass; counters balance.
 #
 #   ovs40-stt.sh [ipv4|ipv6] PREFIX
 # ipv4|ipv6: the underlay's family; PREFIX: what ovs-glue/build-ovs printed.
@@ -136,8 +136,8 @@ expect_flow host1 "tunnel(tun_id=$KEY_21,$src=$UL_B,$dst=$UL_A,"
 expect_flow host2 "set(tunnel(tun_id=$KEY_21,$dst=$UL_A,"
 expect_flow host2 "tunnel(tun_id=$KEY_12,$src=$UL_A,$dst=$UL_B,"
 
-log "(d) 64 MiB with SHA-256"
-send_file_and_hash vm1 vm2 10.0.0.2 64
+log "(d) 16 MiB with SHA-256"
+send_file_and_hash vm1 vm2 10.0.0.2 16
 stt_check_frames_balanced host1 host2
 for host in host1 host2; do
 	stt_check_no_errors "$host"

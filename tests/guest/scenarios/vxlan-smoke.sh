@@ -3,7 +3,7 @@
 #
 # Two Open vSwitch hosts joined by a VXLAN tunnel over a veth underlay, one VM
 # on each; proves the rig end to end.  Checks ping (small and fragmented),
-# 64 MiB over TCP with SHA-256 compared, and iperf3 both ways.
+# 16 MiB over TCP with SHA-256 compared, and iperf3 both ways.
 #
 #   vm1 --- br0 [host1] tun0 --- u0 ===== u0 --- tun0 [host2] br0 --- vm2
 #   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
@@ -52,5 +52,5 @@ capture_stop "$CAPTURE_PID" underlay
 frames=$(tshark_count "$STT_RESULTS/underlay.pcap" "$type && icmp")
 [ "$frames" -gt 0 ] || fail "tshark found no ICMP in $type on the underlay"
 log "tshark: $frames $type frames carrying ICMP on the underlay"
-send_file_and_hash vm1 vm2 10.0.0.2 64
+send_file_and_hash vm1 vm2 10.0.0.2 16
 iperf3_check vm1 vm2 10.0.0.2 3
