@@ -232,11 +232,12 @@ stt_check_ovs_log() {
 
 # ---- traffic ----------------------------------------------------------------
 
-# no_ping VM DEST: three echo requests all go unanswered.
+# no_ping VM DEST [PING-OPTION...]: three echo requests all go unanswered.
 no_ping() {
 	local vm=$1 dest=$2
-	log "+ [$vm] ping -c 3 $dest  (must fail)"
-	! in_ns "$vm" "${PING[@]}" -c 3 -i 0.2 -W 1 "$dest" > /dev/null 2>&1 ||
+	shift 2
+	log "+ [$vm] ping -c 3 ${*:+$* }$dest  (must fail)"
+	! in_ns "$vm" "${PING[@]}" -c 3 -i 0.2 -W 1 "$@" "$dest" > /dev/null 2>&1 ||
 		fail "[$vm] $dest answered, but must not be reachable"
 }
 
