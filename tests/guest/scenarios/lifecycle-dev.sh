@@ -131,6 +131,7 @@ for ((i = 1; i <= ROUNDS; i++)); do
 	in_ns a "$STT_CTL" set s0 ttl $((i % 2 ? 64 : 65)) tos $((i % 2 * 4)) ||
 		fail "[a] stt-ctl set s0 failed (round $i)"
 done
+send_file_unfinished b "a's s0 reconfigured $ROUNDS times"
 log "[a] tx_drop_reconfig $reconf -> $(stt_counter a tx_drop_reconfig s0)"
 send_file_check b
 run in_ns a "$STT_CTL" show s0

@@ -6,11 +6,11 @@
 # debug kernel; each ovs-vsctl call waits until ovs-vswitchd has applied it,
 # so the kernel vport and its stt_sys_7471 device really go and come back
 # every cycle).  Then host1's stt_sys_7471 is deleted with "ip link del"
-# five times (and the port taken out and in again), and host2's namespace is
-# deleted with its datapath and stt port still in it.  Traffic must flow
-# again afterwards; once Open vSwitch has removed its datapaths,
-# vport_stt and stt must unload while openvswitch stays, and no stt device may
-# be left in any namespace.
+# five times (twice on the debug kernel; the port taken out and in again
+# after each), and host2's namespace is deleted with its datapath and stt
+# port still in it.  Traffic must flow again afterwards; once Open vSwitch
+# has removed its datapaths, vport_stt and stt must unload while openvswitch
+# stays, and no stt device may be left in any namespace.
 #
 #	ovs-churn.sh [ipv4|ipv6]		(the underlay's family)
 #
@@ -27,10 +27,10 @@ set -eu
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/../stt-lib.sh"
 
-CYCLES=50
+CYCLES=50 LINK_DELS=5
 # The debug kernel looks for leaks and lock-order or RCU misuse, which the
 # first cycles show as well as the fiftieth, at three times the cost each.
-case $STT_KVER in *-stt-debug) CYCLES=10 ;; esac
+case $STT_KVER in *-stt-debug) CYCLES=10 LINK_DELS=2 ;; esac
 underlay_family "${1:-}" && shift
 [ $# = 0 ] || fail "usage: ovs-churn.sh [ipv4|ipv6]"
 
@@ -92,7 +92,7 @@ ping_sizes vm2 10.0.0.1 1
 # the device's stats after NETDEV_UNREGISTER (freed memory once, with the
 # debug kernel's KASAN to see it).  ovs-vswitchd keeps the port in its
 # configuration; taking it out and in again brings the device back.
-for ((i = 1; i <= 5; i++)); do
+for ((i = 1; i <= LINK_DELS; i++)); do
 	run ip -n host1 link del "$STT_DEV"
 	wait_for stt_port_gone host1 ||
 		fail "[host1] $STT_DEV stayed in the datapath after ip link del (cycle $i)"
