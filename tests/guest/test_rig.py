@@ -4,6 +4,8 @@ right reason, what should fail."""
 
 import lzma
 import os
+import shutil
+import tempfile
 
 import pytest
 
@@ -143,11 +145,16 @@ def test_batch_after_a_dead_guest(request, newest, script, timeout, reason):
 def test_batch_isolates_runs(request, newest):
     """What run 1 left (a process, a network namespace, a link and a
     datapath, openvswitch.ko and another module, a mount, files in the
-    tmpfs work directories) is gone when run 2 starts."""
+    tmpfs work directories) is gone when run 2 starts, and the scenarios'
+    own directory, under /var/tmp (a tmpfs in the guest, where the rig
+    mounts it again, as for a CI clone there), stays."""
     runs = batch_runs(request, newest, 2)
+    parent = tempfile.mkdtemp(prefix="stt-selftest-", dir="/var/tmp")
+    request.addfinalizer(lambda: shutil.rmtree(parent))
+    scenarios = shutil.copytree(SELFTEST, os.path.join(parent, "selftest"))
     proc, results = newest.invoke_batch(request.node.name, [
-        (runs[0], os.path.join(SELFTEST, "leftovers.sh"), [], 120),
-        (runs[1], os.path.join(SELFTEST, "fresh.sh"), [], 120)])
+        (runs[0], os.path.join(scenarios, "leftovers.sh"), [], 120),
+        (runs[1], os.path.join(scenarios, "fresh.sh"), [], 120)])
     report = proc.stdout + proc.stderr
     with open(os.path.join(runs[1].results_dir(), "scenario.log")) as f:
         report += f.read()
