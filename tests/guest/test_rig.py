@@ -5,7 +5,6 @@ right reason, what should fail."""
 import lzma
 import os
 import shutil
-import tempfile
 
 import pytest
 
@@ -142,16 +141,14 @@ def test_batch_after_a_dead_guest(request, newest, script, timeout, reason):
         "not run: the guest died in run 2 (%s)" % script], report
 
 
-def test_batch_isolates_runs(request, newest):
+def test_batch_isolates_runs(request, newest, tmp_path):
     """What run 1 left (a process, a network namespace, a link and a
     datapath, openvswitch.ko and another module, a mount, files in the
     tmpfs work directories) is gone when run 2 starts, and the scenarios'
-    own directory, under /var/tmp (a tmpfs in the guest, where the rig
+    own directory, under pytest's /tmp (a tmpfs in the guest, where the rig
     mounts it again, as for a CI clone there), stays."""
     runs = batch_runs(request, newest, 2)
-    parent = tempfile.mkdtemp(prefix="stt-selftest-", dir="/var/tmp")
-    request.addfinalizer(lambda: shutil.rmtree(parent))
-    scenarios = shutil.copytree(SELFTEST, os.path.join(parent, "selftest"))
+    scenarios = shutil.copytree(SELFTEST, tmp_path / "selftest")
     proc, results = newest.invoke_batch(request.node.name, [
         (runs[0], os.path.join(scenarios, "leftovers.sh"), [], 120),
         (runs[1], os.path.join(scenarios, "fresh.sh"), [], 120)])
