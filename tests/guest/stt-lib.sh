@@ -115,7 +115,7 @@ stt_check_no_errors() {
 	local host=$1 dev=${2:-$STT_DEV} stats bad
 	stats=$(in_ns "$host" ethtool -S "$dev") ||
 		fail "[$host] ethtool -S $dev failed"
-	echo "$stats" | grep -q 'rx_err_' ||
+	echo "$stats" | contains 'rx_err_' ||
 		fail "[$host] ethtool -S $dev has no rx_err_* counters"
 	bad=$(echo "$stats" | awk '$1 ~ /err/ && $2 != 0 { printf " %s %s", $1, $2 }')
 	[ -z "$bad" ] || fail "[$host] ethtool -S $dev error counters:$bad"

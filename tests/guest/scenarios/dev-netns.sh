@@ -42,7 +42,7 @@ run in_ns b "$STT_CTL" add s0 local "$UL_B" remote "$UL_A" id $KEY \
 	link-netns under
 run in_ns a "$STT_CTL" show s0
 run in_ns b "$STT_CTL" show s0
-in_ns under ip -o link show | grep -q ' s0[:@]' &&
+in_ns under ip -o link show | contains ' s0[:@]' &&
 	fail "a device stayed in the underlay namespace"
 stt_dev_up a s0 10.0.0.1/24
 stt_dev_up b s0 10.0.0.2/24

@@ -65,7 +65,7 @@ send_file_and_hash host2 vm1 10.0.0.1 "$(transfer_mib 16)"
 flows=$(dp_flows host1)
 for tunnel in "tunnel(tun_id=$KEY,${UL_TUN}src=$UL_B,${UL_TUN}dst=$UL_A," \
 	      "set(tunnel(tun_id=$KEY,${UL_TUN}src=$UL_A,${UL_TUN}dst=$UL_B,"; do
-	echo "$flows" | grep -qF "$tunnel" ||
+	echo "$flows" | contains -F "$tunnel" ||
 		fail "[host1] no datapath flow matches $tunnel: $flows"
 	log "[host1] a datapath flow matches $tunnel"
 done

@@ -60,7 +60,7 @@ send_file_underway vm1 vm2 10.0.0.2 $MIB
 # The kernel datapath and its ports stay, and keep forwarding with the
 # flows they have.
 stop_vswitchd host1
-dp_ports host1 | grep -qx "$STT_DEV" ||
+dp_ports host1 | contains -x "$STT_DEV" ||
 	fail "[host1] $STT_DEV left the datapath with ovs-vswitchd"
 send_file_unfinished vm2 "host1's ovs-vswitchd stopped"
 start_vswitchd host1
@@ -91,7 +91,7 @@ ping_sizes vm1 10.0.0.2 1 8972
 # takes its stt port out of its own datapath before the one rmmod.
 # doc_line PREFIX: the line of the procedure that starts with PREFIX.
 doc_line() {
-	sed -n "s/^    \($1.*\)$/\1/p" "$STT_REPO/debian/README.Debian" | head -n 1
+	sed -n "s/^    \($1.*\)$/\1/p" "$STT_REPO/debian/README.Debian" | sed -n 1p
 }
 DEL_IF=$(doc_line 'ovs-dpctl show')
 RMMOD=$(doc_line rmmod)

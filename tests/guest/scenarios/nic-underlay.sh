@@ -215,7 +215,7 @@ clone_transfer() {
 		fail "[b] the packet socket on u0 received no STT segment"
 	for dir in ingress egress; do
 		pkts=$(tc -n b -s filter show dev u0 $dir |
-			sed -n 's/.*Sent [0-9]* bytes \([0-9]*\) pkt.*/\1/p' | head -n 1)
+			sed -n 's/.*Sent [0-9]* bytes \([0-9]*\) pkt.*/\1/p' | sed -n 1p)
 		[ "${pkts:-0}" -gt 0 ] ||
 			fail "[b] tc mirred on u0 $dir mirrored nothing"
 		log "[b] tc mirred on u0 $dir: $pkts packets mirrored to dum0"

@@ -62,15 +62,15 @@ log "stt and vport_stt $version loaded${from:+ from $from}"
 for host in host1 host2; do
 	out=$(host_ovs "$host" ovs-dpctl show) || fail "[$host] ovs-dpctl show failed"
 	echo "$out"
-	echo "$out" | grep -Eq "^  port [0-9]+: $STT_DEV \(stt: packet_type=ptap\)\$" ||
+	echo "$out" | contains -E "^  port [0-9]+: $STT_DEV \(stt: packet_type=ptap\)\$" ||
 		fail "[$host] ovs-dpctl show does not list $STT_DEV as an stt port"
 	run ip -n "$host" -d link show "$STT_DEV"
-	ip -n "$host" -d link show "$STT_DEV" | grep -q '^    stt ' ||
+	ip -n "$host" -d link show "$STT_DEV" | contains '^    stt ' ||
 		fail "[$host] $STT_DEV is not of kind stt"
 	drvinfo=$(ip netns exec "$host" ethtool -i "$STT_DEV")
-	echo "$drvinfo" | grep -qx "driver: stt" ||
+	echo "$drvinfo" | contains -x "driver: stt" ||
 		fail "[$host] ethtool -i $STT_DEV: $drvinfo"
-	echo "$drvinfo" | grep -qx "version: $version" ||
+	echo "$drvinfo" | contains -x "version: $version" ||
 		fail "[$host] ethtool -i $STT_DEV does not give version $version: $drvinfo"
 done
 

@@ -50,7 +50,7 @@ stt_devices() {
 
 # stt_port_gone HOST: HOST's datapath has no stt port.
 stt_port_gone() {
-	! dp_ports "$1" | grep -qx "$STT_DEV"
+	! dp_ports "$1" | contains -x "$STT_DEV"
 }
 
 stt_two_hosts
@@ -78,7 +78,7 @@ done
 log "$CYCLES del-port/add-port cycles in $((SECONDS - start)) s"
 
 check_interface host1 tun0
-dp_ports host1 | grep -qx "$STT_DEV" || fail "[host1] $STT_DEV is not in the datapath"
+dp_ports host1 | contains -x "$STT_DEV" || fail "[host1] $STT_DEV is not in the datapath"
 # Each cycle made a new device, with a new interface index.
 last=$(ifindex)
 [ "$last" -ge $((first + CYCLES)) ] ||
@@ -113,7 +113,7 @@ log "background ping: $(grep 'packets transmitted' "$WORK/ping.log")"
 # A namespace going away with a datapath that holds an stt port:
 # openvswitch.ko's and stt.ko's namespace exits both remove the device.
 stop_vswitchd host2
-dp_ports host2 | grep -qx "$STT_DEV" ||
+dp_ports host2 | contains -x "$STT_DEV" ||
 	fail "[host2] $STT_DEV left the datapath with ovs-vswitchd"
 stop_host host2
 del_ns host2

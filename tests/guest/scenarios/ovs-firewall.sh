@@ -125,7 +125,7 @@ for host in host1 host2; do
 	log "+ [$host] nft list chain inet filter input"
 	rule=$(in_ns $host nft list chain inet filter input | grep "tcp dport $STT_PORT")
 	echo "$rule"
-	echo "$rule" | grep -q 'counter packets 0 bytes 0 accept' ||
+	echo "$rule" | contains 'counter packets 0 bytes 0 accept' ||
 		problems+=("[$host] STT segments reached the INPUT chain: $rule")
 
 	invalid=$(in_ns $host nft list chain inet filter output |

@@ -128,9 +128,9 @@ host_ipsec() {
 child_sas_up() {
 	local status
 	status=$(host_ipsec "$1" ipsec status) || return
-	echo "$status" | grep -Eq '^ *[^ ]+\[[0-9]+\]: ESTABLISHED ' &&
-		echo "$status" | grep -Eq '^ *stt0-in-[0-9]+\{[0-9]+\}: +INSTALLED, TRANSPORT' &&
-		echo "$status" | grep -Eq '^ *stt0-out-[0-9]+\{[0-9]+\}: +INSTALLED, TRANSPORT'
+	echo "$status" | contains -E '^ *[^ ]+\[[0-9]+\]: ESTABLISHED ' &&
+		echo "$status" | contains -E '^ *stt0-in-[0-9]+\{[0-9]+\}: +INSTALLED, TRANSPORT' &&
+		echo "$status" | contains -E '^ *stt0-out-[0-9]+\{[0-9]+\}: +INSTALLED, TRANSPORT'
 }
 
 # xfrm_in_policies NS: NS's IPv4 inbound policies, one a line: selector,
@@ -221,7 +221,7 @@ for host in host1 host2; do
 	out=$(host_ovs "$host" ovs-appctl -t ovs-monitor-ipsec tunnels/show) ||
 		fail "[$host] ovs-appctl -t ovs-monitor-ipsec tunnels/show failed"
 	echo "$out"
-	echo "$out" | grep -Eq '^Interface name: stt0 v[0-9]+ \(CONFIGURED\)$' ||
+	echo "$out" | contains -E '^Interface name: stt0 v[0-9]+ \(CONFIGURED\)$' ||
 		fail "[$host] ovs-monitor-ipsec: stt0 is not CONFIGURED"
 	# (Its "IPsec connections that are active" stays empty for stt:
 	# ovs-monitor-ipsec files `ipsec status` lines under the name up to
@@ -323,7 +323,7 @@ log "c sent $sent frames in plaintext; host2 refused $refused (rx_err_xfrm_polic
 # host1's address), and its plaintext STT is host2's like any TCP.
 host_ovs host2 ovs-vsctl remove Open_vSwitch . other_config ipsec_skb_mark
 no_block_policy() {
-	! ip -n host2 xfrm policy list dir in action block | grep -q .
+	! ip -n host2 xfrm policy list dir in action block | contains .
 }
 wait_for no_block_policy || fail "the drop shunts stayed after ipsec_skb_mark was removed"
 rx_before=$(stt_counter host2 rx_frames)

@@ -46,12 +46,12 @@ RECEIVED="${UL_TUN}src=$UL_A,${UL_TUN}dst=$UL_B,"
 expect_dp_flow() {
 	local host=$1 pattern=$2 actions=${3:-} flows
 	flows=$(dp_flows "$host")
-	echo "$flows" | grep -F -- "$pattern" | grep -q -- "$actions\$" || {
+	echo "$flows" | grep -F -- "$pattern" | contains -- "$actions\$" || {
 		echo "$flows"
 		fail "[$host] no datapath flow with $pattern${actions:+ and $actions}"
 	}
 	log "[$host] ovs-dpctl dump-flows: $(echo "$flows" |
-		grep -F -- "$pattern" | grep -- "$actions\$" | head -n1)"
+		grep -F -- "$pattern" | grep -- "$actions\$" | sed -n 1p)"
 }
 
 log "(a) equal fixed keys"

@@ -45,13 +45,13 @@ host_ovs host1 ovs-vsctl add-port br0 tun0 -- set Interface tun0 type=stt \
 	options:remote_ip=192.0.2.2
 wait_for interface_state host1 tun0 ||
 	fail "[host1] ovs-vswitchd did not deal with tun0"
-err=$(interface_state host1 tun0 | head -n1)
+err=$(interface_state host1 tun0 | sed -n 1p)
 log "[host1] tun0's error: $err"
 case $err in
 *"Address family not supported by protocol"*) ;;
 *) fail "[host1] tun0's error is $err, not the kernel's refusal of vport type 106" ;;
 esac
-! dp_ports host1 | grep -q '^stt' ||
+! dp_ports host1 | contains '^stt' ||
 	fail "[host1] the datapath has an stt port: $(dp_ports host1 | tr '\n' ' ')"
 
 for module in vport_stt stt; do
@@ -73,6 +73,6 @@ log "Open vSwitch $(ovs-vswitchd --version | sed -n '1s/.* //p') refused tun0 as
 
 ping_sizes vm1 10.0.0.2 1 1400
 run in_ns host1 "$STT_CTL" add s9 remote 192.0.2.2 id 9
-ip -n host1 -d link show s9 | grep -q '^    stt ' ||
+ip -n host1 -d link show s9 | contains '^    stt ' ||
 	fail "[host1] stt-ctl made no stt device s9"
 module_loaded stt || fail "stt.ko did not load for stt-ctl"

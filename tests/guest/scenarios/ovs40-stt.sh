@@ -55,7 +55,7 @@ vport_stt_unloaded() {
 	! module_loaded vport_stt || fail "vport_stt is loaded"
 }
 
-version=$(ovs-vswitchd --version | head -n1)
+version=$(ovs-vswitchd --version | sed -n 1p)
 log "$(command -v ovs-vswitchd): $version"
 [[ $version == "ovs-vswitchd (Open vSwitch) 4.0."* ]] ||
 	fail "ovs-vswitchd from $STT_OVS_PREFIX is not Open vSwitch 4.0"
@@ -88,7 +88,7 @@ for host in host1 host2; do
 	# for a netdev vport and a legacy one: the kernel's own word is asked.
 	out=$(host_ovs $host ovs-dpctl show)
 	echo "$out"
-	echo "$out" | grep -Eqx "  port [0-9]+: $STT_DEV \(stt: packet_type=ptap\)" ||
+	echo "$out" | contains -Ex "  port [0-9]+: $STT_DEV \(stt: packet_type=ptap\)" ||
 		fail "[$host] ovs-dpctl show does not list $STT_DEV as an stt port"
 	vtype=$(in_ns $host "$STT_GUEST_DIR/tools/ovs-vport-type" "$STT_DEV")
 	log "[$host] openvswitch.ko: vport $STT_DEV has type $vtype"
@@ -96,12 +96,12 @@ for host in host1 host2; do
 		fail "[$host] vport $STT_DEV has type $vtype, not 1 (OVS_VPORT_TYPE_NETDEV)"
 	link=$(ip -n $host -d link show "$STT_DEV")
 	echo "$link"
-	echo "$link" | grep -q "master ovs-system " &&
-		echo "$link" | grep -q "openvswitch_slave" ||
+	echo "$link" | contains "master ovs-system " &&
+		echo "$link" | contains "openvswitch_slave" ||
 		fail "[$host] $STT_DEV is not linked below the datapath (ovs-system)"
 	out=$(host_ovs $host ovs-appctl dpif/show)
 	echo "$out"
-	echo "$out" | grep -Eq "^    stt0 [0-9]+/[0-9]+: \(stt: key=flow, remote_ip=flow\)\$" ||
+	echo "$out" | contains -E "^    stt0 [0-9]+/[0-9]+: \(stt: key=flow, remote_ip=flow\)\$" ||
 		fail "[$host] ovs-appctl dpif/show does not show stt0 as configured"
 done
 
@@ -123,11 +123,11 @@ ping_sizes vm1 10.0.0.2 1 1472 8972
 expect_flow() {
 	local flows
 	flows=$(host_ovs_q "$1" ovs-appctl dpctl/dump-flows)
-	echo "$flows" | grep -qF -- "$2" || {
+	echo "$flows" | contains -F -- "$2" || {
 		echo "$flows"
 		fail "[$1] no datapath flow with $2"
 	}
-	log "[$1] ovs-appctl dpctl/dump-flows: $(echo "$flows" | grep -F -- "$2" | head -n1)"
+	log "[$1] ovs-appctl dpctl/dump-flows: $(echo "$flows" | grep -F -- "$2" | sed -n 1p)"
 }
 # The tunnel address fields of the family, as datapath flows write them.
 src=${UL_TUN}src dst=${UL_TUN}dst

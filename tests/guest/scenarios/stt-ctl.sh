@@ -251,7 +251,7 @@ assert s["rx"]["errors"] >= c["rx_err_tcp_flags"], s' -j -s show s0
 # Counters of every device of a dump.
 [ "$(ctlq a -s show | grep -c '^    counters:$')" -eq 2 ] ||
 	fail "stt-ctl -s show did not print the counters of s0 and s2"
-ctlq a -s show s2 | grep -q '^    RX: ' || fail "stt-ctl -s show s2: no RX line"
+ctlq a -s show s2 | contains '^    RX: ' || fail "stt-ctl -s show s2: no RX line"
 
 # ---- a device deleted while -s show runs ----------------------------------
 

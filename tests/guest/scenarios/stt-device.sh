@@ -89,7 +89,7 @@ expect_refusal a "Operation not supported: an external device has nothing to cha
 run in_ns a "$STT_LINK" del f0
 run in_ns a "$STT_LINK" add s2 external dstport 4790
 run in_ns a ip -d link show s0
-in_ns a ip -d link show s0 | grep -q 'maxmtu 65503' ||
+in_ns a ip -d link show s0 | contains 'maxmtu 65503' ||
 	fail "s0 should allow an MTU of 65503"
 
 # The same port in another namespace is another receive port: allowed.
@@ -112,5 +112,5 @@ run in_ns a "$STT_LINK" del s2
 run ip netns del a
 run ip netns del b
 run rmmod stt
-! lsmod | grep -q '^stt ' || fail "stt.ko still loaded"
+! lsmod | contains '^stt ' || fail "stt.ko still loaded"
 log "PASS stt-device"
