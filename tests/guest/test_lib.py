@@ -95,7 +95,8 @@ def test_contains_reads_to_the_end(tmp_path):
 # Where a scenario's pipeline ends: not in a reader that leaves before its
 # writer is done (grep -q or -m, head), but in contains or sed -n.  sh -c
 # strings run in dash, without pipefail.
-EARLY_READER = re.compile(r"\|\s*(grep\s+-[A-Za-z]*[qm]|head)\b")
+EARLY_READER = re.compile(r"\|\s*(head\b|grep\b[^|;&)]*\s(-[A-Za-z]*[qm][A-Za-z]*"
+                          r"|--quiet|--silent|--max-count)\b)")
 
 
 def test_no_pipeline_ends_early():
