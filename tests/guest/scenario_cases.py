@@ -9,7 +9,7 @@ a block in its leading comment:
     #   timeout: SECONDS
     #   cpus: 2
     #   nics: e1000e virtio-net-pci,mrg_rxbuf=off
-    #   kernels: debug instead
+    #   kernels: not debug: lifecycle-dev
     #   host: ovs-autotest
 
 "Test:" starts a case called NAME that runs the script with ARGs.  Indented
@@ -23,10 +23,9 @@ one of these keys (a deeper indented line continues a value):
   modules   "no": the scenario needs no STT modules (default: it needs
             stt.ko, and vport-stt.ko where the kernel has legacy vport
             types, built for each kernel)
-  kernels   "all" (default); "debug instead": on the debug kernel rather
-            than the distro kernel of its series; "not debug: COVERED_BY"
-            or "debug only: COVERED_BY", naming what checks the same on the
-            other kernels; "newest distro: WHY" or "oldest distro: WHY" (one
+  kernels   "all" (default: Debian's kernels and the debug kernel);
+            "not debug: COVERED_BY" or "debug only: COVERED_BY", naming
+            what checks the same on the other kernels; "newest distro: WHY" or "oldest distro: WHY" (one
             Debian kernel, the newest or the oldest of those selected);
             "lanes only: WHY": on its lanes alone (see lanes), none of the
             host's.  placement() says where that is among the kernels a
@@ -63,8 +62,8 @@ import shlex
 KEYS = ("timeout", "cpus", "nics", "modules", "kernels", "lanes", "host",
         "underlay", "batch")
 FAMILIES = ("ipv4", "ipv6")
-KERNEL_POLICIES = ("all", "debug instead", "not debug", "debug only",
-                   "newest distro", "oldest distro", "lanes only")
+KERNEL_POLICIES = ("all", "not debug", "debug only", "newest distro",
+                   "oldest distro", "lanes only")
 
 
 class Case:
@@ -172,8 +171,7 @@ def placement(case, kernels):
 
     Selecting kernels narrows a run by moving a case, not by dropping it:
     "newest distro" and "oldest distro" are of the selected Debian kernels;
-    "debug instead" runs on each selected Debian kernel whose debug kernel
-    is not selected; "debug only" runs on the newest selected Debian kernel
+    "debug only" runs on the newest selected Debian kernel
     (6.12, the debug kernel's series, when selected) when no debug kernel
     is selected; "lanes only" there too when none of its lanes is.  A case
     can still run nowhere: one for Debian's kernels alone when only the
@@ -187,8 +185,6 @@ def placement(case, kernels):
     moved = None
     if policy == "all":
         host = distro + debug
-    elif policy == "debug instead":
-        host = debug + [k for k in distro if k + "-debug" not in debug]
     elif policy == "not debug":
         host = distro
     elif policy == "debug only":
@@ -233,7 +229,7 @@ def _check(case):
     if policy not in KERNEL_POLICIES:
         raise CaseError("%s: kernels: %r is not one of %s" % (
             case.where(), policy, ", ".join(KERNEL_POLICIES)))
-    if policy not in ("all", "debug instead") and not text:
+    if policy != "all" and not text:
         raise CaseError("%s: kernels: %s needs a reason after a colon" % (
             case.where(), policy))
     underlay = case.options.get("underlay", "ipv4 only")

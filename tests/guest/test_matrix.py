@@ -26,9 +26,6 @@ REPO = os.path.dirname(os.path.dirname(GUEST_DIR))
 POLICIES = """\
 # Test: everywhere
 #   timeout: 9
-# Test: instead
-#   timeout: 9
-#   kernels: debug instead
 # Test: not_debug
 #   timeout: 9
 #   kernels: not debug: everywhere
@@ -71,7 +68,6 @@ def test_placement_of_the_whole_matrix(cases):
     where = {name: runs_on(case, MATRIX) for name, case in cases.items()}
     assert where == {
         "everywhere": ["6.1", "6.12", "6.12-debug"],
-        "instead": ["6.1", "6.12-debug"],
         "not_debug": ["6.1", "6.12"],
         "debug_only": ["6.12-debug"],
         "newest": ["6.12"],
@@ -83,14 +79,13 @@ def test_placement_of_the_whole_matrix(cases):
 
 def test_placement_moves_rather_than_drops(cases):
     """Narrowing the selection moves a case to a selected kernel: newest and
-    oldest are of the selection; debug only and debug instead take a Debian
-    kernel without a debug kernel; lanes only takes the newest Debian
-    kernel without its lane."""
+    oldest are of the selection; debug only takes a Debian kernel without a
+    debug kernel; lanes only takes the newest Debian kernel without its
+    lane."""
     assert {name: runs_on(case, ["6.1"]) for name, case in cases.items()} \
         == {name: ["6.1"] for name in cases}
     no_debug = ["6.1", "6.12", "7.2-deb14", "6.12-deb13"]
     where = {name: runs_on(case, no_debug) for name, case in cases.items()}
-    assert where["instead"] == ["6.1", "6.12"]
     assert where["debug_only"] == ["6.12"]
     assert where["newest"] == ["6.12"]
     assert where["on_lane"] == ["6.12"]
@@ -292,7 +287,7 @@ def test_whole_matrix_runs_every_case(rig):
 
 def test_one_kernel_runs_every_case_there(rig):
     """--stt-kernel 6.12 runs every case on 6.12 (newest/oldest distro, debug
-    instead/only, lanes only: all of them move there)."""
+    only, lanes only: all of them move there)."""
     status, out, ran = rig.pytest("--stt-kernel", "6.12")
     assert status == 0, out
     assert ran == {case: ["6.12"] for case in declared()}, out
@@ -304,7 +299,7 @@ def test_no_debug_kernel_moves_its_cases(rig):
     status, out, ran = rig.pytest()
     assert status == 0, out
     assert set(ran) == declared(), out
-    for case in ("hostile_ipv6", "nic_underlay_dev_ipv6", "lifecycle_dev"):
+    for case in ("hostile_ipv6", "nic_underlay_dev_ipv6"):
         assert "6.12" in ran[case], (case, ran[case])
 
 

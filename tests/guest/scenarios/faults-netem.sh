@@ -25,17 +25,19 @@
 #
 # Test: faults_netem
 #   timeout: 600
-#   kernels: oldest distro: faults_netem_ipv6 runs it over IPv6 on 7.3
-#     (reassembly does not know the family)
+#   kernels: not debug: faults_netem_ipv6 runs it over IPv6 on 7.3
+#     (reassembly does not know the family); hostile sends reassembly its
+#     faults under the debug kernel's checks
 #   underlay: either
 #
 # Test: faults_netem_ipv6 ipv6
 #   The same over an IPv6 underlay.
 #   timeout: 600
 #   kernels: lanes only: on the newest kernel, Debian 13's backported 7.3;
-#     faults_netem runs it over IPv4 on 6.1.  On the debug kernel, hostile
-#     sends reassembly lost, repeated, overlapping and reordered segments
-#     under KASAN and kmemleak; netem's faults add volume, not paths
+#     faults_netem runs it over IPv4 on 6.1 and 6.12.  On the debug
+#     kernel, hostile sends reassembly lost, repeated, overlapping and
+#     reordered segments under KASAN and kmemleak; netem's faults add
+#     volume, not paths
 #   lanes: 7.3-deb13
 #   underlay: either
 

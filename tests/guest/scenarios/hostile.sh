@@ -37,7 +37,7 @@
 #   Two CPUs: the attack and the transfer are received side by side.
 #   timeout: 600
 #   cpus: 2
-#   kernels: oldest distro: hostile_ipv6 runs it over IPv6 on the debug kernel
+#   kernels: not debug: hostile_ipv6 runs it over IPv6 on the debug kernel
 #     (all but the IP classes and the hook do not know the family)
 #   underlay: either
 #
@@ -45,7 +45,7 @@
 #   The same over an IPv6 underlay.
 #   timeout: 600
 #   cpus: 2
-#   kernels: debug only: hostile runs it over IPv4 on 6.1
+#   kernels: debug only: hostile runs it over IPv4 on Debian's kernels
 #   underlay: either
 
 set -eu

@@ -34,7 +34,6 @@
 #   Two CPUs, so that teardown races with traffic on another CPU.
 #   timeout: 600
 #   cpus: 2
-#   kernels: debug instead
 #   underlay: either
 
 set -eu

@@ -21,11 +21,11 @@
 #   Two CPUs, so that teardown races with traffic on another CPU.
 #   timeout: 600
 #   cpus: 2
-#   kernels: lanes only: on 7.2, whose openvswitch.ko takes a vport's
-#     device held (ovs_netdev_link(vport, true)); where openvswitch.ko
-#     takes the device's name (6.1, 6.12), ovs_churn takes ports, their
-#     devices, datapaths and the modules away under traffic, on 6.1 and
-#     under the debug kernel's checks
+#   kernels: newest distro: on Debian's 6.12, and on 7.2, whose
+#     openvswitch.ko takes a vport's device held (ovs_netdev_link(vport,
+#     true)); ovs_churn takes ports, their devices, datapaths and the
+#     modules away under traffic on every kernel, the debug kernel's
+#     checks included
 #   lanes: 7.2-deb14
 #   underlay: either
 

@@ -37,7 +37,7 @@
 # Test: nic_underlay_dev dev
 #   timeout: 1500
 #   nics: e1000e virtio-net-pci,mrg_rxbuf=off
-#   kernels: oldest distro: nic_underlay_dev_ipv6 takes the same drivers'
+#   kernels: not debug: nic_underlay_dev_ipv6 takes the same drivers'
 #     skbs, over IPv6, on the debug kernel (what STT does with them does
 #     not depend on the family)
 #   underlay: either
@@ -45,7 +45,8 @@
 #   The same over an IPv6 underlay.
 #   timeout: 1500
 #   nics: e1000e virtio-net-pci,mrg_rxbuf=off
-#   kernels: debug only: nic_underlay_dev runs it over IPv4 on 6.1
+#   kernels: debug only: nic_underlay_dev runs it over IPv4 on Debian's
+#     kernels
 #   underlay: either
 # Test: nic_underlay_ovs ovs
 #   timeout: 1200

@@ -20,7 +20,6 @@
 #
 # Test: ovs_churn
 #   timeout: 900
-#   kernels: debug instead
 #   underlay: either
 
 set -eu

@@ -43,15 +43,14 @@
 #
 # Test: underlay_routes
 #   timeout: 400
-#   kernels: debug instead
 #   underlay: either
 #
 # Test: underlay_routes_ipv6 ipv6
 #   The path MTU and forged errors over an IPv6 underlay.
 #   timeout: 400
 #   kernels: oldest distro: the ICMPv6 hook only reads and passes on what
-#     IPv6 input holds; underlay_routes runs the IPv4 path MTU on the debug
-#     kernel
+#     IPv6 input holds; underlay_routes runs the IPv4 path MTU on every
+#     kernel, the debug kernel's too
 #   underlay: either
 #
 # Test: underlay_routes_external external
