@@ -25,8 +25,9 @@ one of these keys (a deeper indented line continues a value):
             types, built for each kernel)
   kernels   "all" (default: Debian's kernels and the debug kernel);
             "not debug: COVERED_BY" or "debug only: COVERED_BY", naming
-            what checks the same on the other kernels; "newest distro: WHY" or "oldest distro: WHY" (one
-            Debian kernel, the newest or the oldest of those selected);
+            what checks the same on the other kernels; "newest distro:
+            WHY" or "oldest distro: WHY" (one Debian kernel, the newest or
+            the oldest of those selected);
             "lanes only: WHY": on its lanes alone (see lanes), none of the
             host's.  placement() says where that is among the kernels a
             run selects
