@@ -6,10 +6,14 @@
 # "make check" checks the series (check-series: its test cases are those of
 # ovs-glue/autotest, it applies to 4.0 and to main and passes checkpatch.py),
 # and runs the dummy-datapath STT cases of the built 4.0 (check-dummy-4.0;
-# skipped until build-ovs has built it).
+# skipped until build-ovs has built it).  build-ovs-deb builds Debian
+# packages of it for Debian 14 (forky), whose lane (tests/roots/forky.packages)
+# installs them; like build-ovs, not part of "make".
 TESTS += ovs-glue/check-series ovs-glue/check-dummy-4.0
 EXTRA_DIST += \
 	ovs-glue/build-ovs \
+	ovs-glue/build-ovs-deb \
+	ovs-glue/deb/nodpdk.patch \
 	ovs-glue/cache-ovs-main \
 	ovs-glue/check-series \
 	ovs-glue/check-dummy-4.0 \

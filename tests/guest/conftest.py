@@ -51,7 +51,9 @@ verdict.
 
 The lanes of other Debian releases (a kernel of a root tests/roots/
 build-root made, which the guest boots with that root as its /: "6.12-deb13"
-and "7.3-deb13" of the Debian 13 root, "7.2-deb14" of the sid root) run only
+and "7.3-deb13" of the Debian 13 root, "7.2-deb14" of the sid root,
+"7.2-deb14-ovs40" of the forky root with Open vSwitch 4.0 and the STT series
+as packages) run only
 the tests marked @pytest.mark.lanes(PATTERN...) with a pattern matching the
 lane's kernel (a scenario's "lanes:" key); every other test skips there.
 """
@@ -240,8 +242,8 @@ def has_legacy_vports(release):
 
 
 def on_lane(short):
-    """Whether the kernel SHORT is a lane's ("7.3-deb13"): another root's
-    kernel, which the guest boots with that root as its /."""
+    """Whether the kernel SHORT is a lane's ("7.3-deb13", "7.2-deb14-ovs40"):
+    another root's kernel, which the guest boots with that root as its /."""
     return kernel_kind(short) == "lane"
 
 
@@ -249,8 +251,8 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "lanes(PATTERN, ...): the test runs on the lanes of "
         "other Debian releases whose kernel a PATTERN matches (6.12-deb13, "
-        "7.3-deb13, 7.2-deb14; shell wildcards) too; every other test "
-        "skips there")
+        "7.3-deb13, 7.2-deb14, 7.2-deb14-ovs40; shell wildcards) too; every "
+        "other test skips there")
     # A wrong name stops the run here, before any collection or worker.
     if config.getoption("stt_kernel") or os.environ.get("STT_KERNELS") or \
             config.getoption("stt_require_kernel") or \

@@ -32,8 +32,9 @@ one of these keys (a deeper indented line continues a value):
             host's.  placement() says where that is among the kernels a
             run selects
   lanes     PATTERN...: runs on the lanes of other Debian releases whose
-            kernel's short name ("6.12-deb13", "7.3-deb13", "7.2-deb14")
-            one of these shell patterns matches ("7.*-deb*"); a case
+            kernel's short name ("6.12-deb13", "7.3-deb13", "7.2-deb14",
+            "7.2-deb14-ovs40") one of these shell patterns matches
+            ("7.*-deb*"); a case
             without the key runs on the host's kernels only (pytest
             marker lanes)
   host      a step run on the host first that adds the scenario's leading
@@ -147,7 +148,7 @@ class CaseError(Exception):
 
 # A lane's kernel: "X.Y-debNN" (run-guest's short name of a kernel of
 # another root); a pattern of one may have shell wildcards.
-LANE_PATTERN = re.compile(r"^[0-9.*?\[\]]+-deb[0-9*?\[\]]+$")
+LANE_PATTERN = re.compile(r"^[0-9.*?\[\]]+-deb[0-9*?\[\]]+(-[a-z0-9*?]+)?$")
 
 
 def lane_matches(patterns, short):
@@ -157,10 +158,11 @@ def lane_matches(patterns, short):
 
 def kernel_kind(short):
     """What the kernel SHORT (run-guest's short name) is: "lane" for a
-    lane's ("7.3-deb13": another Debian release's, booted with that root),
+    lane's ("7.3-deb13", "7.2-deb14-ovs40": another Debian release's,
+    booted with that root),
     "debug" for the debug test kernel ("6.12-debug"), "distro" for a
     Debian kernel of the host ("6.1")."""
-    if re.search(r"-deb\d+$", short):
+    if re.search(r"-deb\d+(-[a-z0-9]+)?$", short):
         return "lane"
     return "debug" if short.endswith("-debug") else "distro"
 
@@ -249,8 +251,9 @@ def _check(case):
     for pattern in case.lanes:
         if not LANE_PATTERN.match(pattern):
             raise CaseError("%s: lanes: %r is not a lane's kernel or a "
-                            "pattern of one (X.Y-debNN, e.g. 7.3-deb13 or "
-                            "7.*-deb*)" % (case.where(), pattern))
+                            "pattern of one (X.Y-debNN[-NAME], e.g. "
+                            "7.3-deb13, 7.2-deb14-ovs40 or 7.*-deb*)"
+                            % (case.where(), pattern))
     if "lanes" in case.options and not case.lanes:
         raise CaseError("%s: lanes: names no lane" % case.where())
     if policy == "lanes only" and not case.lanes:

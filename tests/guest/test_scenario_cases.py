@@ -55,10 +55,21 @@ def test_declarations_read(tmp_path):
     assert second.kernel_policy == ("all", "")
     assert second.lanes == ("6.12-deb13", "7.*-deb*")
     assert [second.runs_on_lane(k) for k in
-            ("6.12-deb13", "7.3-deb13", "7.2-deb14", "6.12-deb14", "6.12")] \
-        == [True, True, True, False, False]
+            ("6.12-deb13", "7.3-deb13", "7.2-deb14", "7.2-deb14-ovs40",
+             "6.12-deb14", "6.12")] \
+        == [True, True, True, True, False, False]
     assert (first.family, first.runs_over_either) == (None, False)
     assert (third.family, third.runs_over_either) == ("ipv6", True)
+
+
+def test_named_lane(tmp_path):
+    """A lane a root's name sets apart (build-root's lane: key) is named
+    exactly, and is not the plain lane of its release."""
+    case, = read_cases(write(tmp_path, "# Test: t\n#   timeout: 9\n"
+                             "#   lanes: 7.2-deb14-ovs40\n"))
+    assert [case.runs_on_lane(k) for k in
+            ("7.2-deb14-ovs40", "7.2-deb14", "7.2-deb14-other")] == \
+        [True, False, False]
 
 
 def test_case_over_ipv6(tmp_path):
@@ -87,6 +98,8 @@ def test_case_over_ipv6(tmp_path):
      "x.sh:1: lanes: 'trixie' is not a lane's kernel or a pattern of one"),
     ("#   timeout: 9\n#   lanes: 7.3-deb13 6.12\n",
      "x.sh:1: lanes: '6.12' is not a lane's kernel"),
+    ("#   timeout: 9\n#   lanes: 7.2-deb14-\n",
+     "x.sh:1: lanes: '7.2-deb14-' is not a lane's kernel"),
     ("#   timeout: 9\n#   lanes:  \n", "x.sh:1: lanes: names no lane"),
     ("#   timeout: 9\n#   batch: alone\n",
      "x.sh:1: batch: 'alone' is not \"alone: WHY\""),

@@ -70,10 +70,11 @@ def ovs_autotest_args(scenario):
     return [build] + stock, scenario.modules()
 
 
-def ovs40_args(scenario):
-    """The prefix of Open vSwitch 4.0 with the STT series; fails the case
-    when it is not built (build-ovs --if-built builds nothing): a case the
-    matrix placed runs or fails, it does not skip."""
+def built_ovs40_prefix():
+    """The prefix of Open vSwitch 4.0 with the STT series that build-ovs
+    built on the host; fails the case when it is not built (build-ovs
+    --if-built builds nothing): a case the matrix placed runs or fails, it
+    does not skip."""
     prefix = _run_host([os.path.join(REPO, "ovs-glue", "build-ovs"),
                         "--if-built"], "ovs-glue/build-ovs --if-built")
     if not prefix:
@@ -81,7 +82,48 @@ def ovs40_args(scenario):
                     "run ovs-glue/build-ovs (a cold build took 7 to 14 "
                     "minutes on this 2-core machine), or deselect its "
                     "cases (-k 'not ovs40')", pytrace=False)
-    return [prefix], scenario.modules()
+    return prefix
+
+
+def lane_ovs40_root(scenario):
+    """The root of a lane whose installed Open vSwitch is build-ovs-deb's
+    packages (version VERSION+sttN); fails the case on another lane's."""
+    root = guest_root(scenario.release)
+    version = _run_host(["dpkg-query", "--admindir",
+                         os.path.join(root, "var/lib/dpkg"), "-W",
+                         "-f=${Version}", "openvswitch-switch"],
+                        "dpkg-query openvswitch-switch in " + root)
+    if "+stt" not in version:
+        pytest.fail("the root %s has openvswitch-switch %s, not the "
+                    "packages of ovs-glue/build-ovs-deb (+stt)"
+                    % (root, version), pytrace=False)
+    return root
+
+
+def ovs40_args(scenario):
+    """Where Open vSwitch 4.0 with the STT series is: build-ovs's prefix,
+    or on a lane the installed packages' (/usr)."""
+    if scenario.on_lane():
+        lane_ovs40_root(scenario)
+        return ["/usr"], scenario.modules()
+    return [built_ovs40_prefix()], scenario.modules()
+
+
+def ovs40_autotest_args(scenario):
+    """Open vSwitch 4.0's own testsuites with the STT series: build-ovs's
+    build, or on a lane the system-kmod-testsuite built (or found current)
+    now on the host from the root's openvswitch-source, for the installed
+    binaries."""
+    if not scenario.on_lane():
+        return [built_ovs40_prefix()], scenario.modules()
+    root = lane_ovs40_root(scenario)
+    build = os.path.join(REPO, "_build",
+                         "ovs40-autotest-" + short_name(scenario.release))
+    _run_host([os.path.join(REPO, "ovs-glue", "autotest", "build-testsuites"),
+               "--own", "--source",
+               os.path.join(root, "usr/src/openvswitch"), build],
+              "build-testsuites --own")
+    return [build], scenario.modules()
 
 
 # A scenario header's "host: NAME": a function of the Scenario returning
@@ -90,6 +132,7 @@ HOST_STEPS = {
     "ovs-basic": ovs_basic_args,
     "ovs-autotest": ovs_autotest_args,
     "ovs40": ovs40_args,
+    "ovs40-autotest": ovs40_autotest_args,
 }
 
 

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Open vSwitch 4.0 with the STT series (ovs-glue/ovs-4.0, built by
-# ovs-glue/build-ovs): type=stt is an external stt device made over
-# rtnetlink and attached as a netdev vport, so vport-stt never loads.
+# ovs-glue/build-ovs, or on the lane 7.2-deb14-ovs40 installed from the
+# packages of ovs-glue/build-ovs-deb): type=stt is an external stt device
+# made over rtnetlink and attached as a netdev vport, so vport-stt never
+# loads.
 #   (a) ovs-vsctl add-port ... type=stt options:remote_ip=flow
 #       options:key=flow works; a fixed-peer device that sat on the port's
 #       device name is verified, found wrong and replaced;
@@ -13,7 +15,8 @@
 #   (d) ping and 16 MiB with SHA-256 pass; counters balance.
 #
 #   ovs40-stt.sh [ipv4|ipv6] PREFIX
-# ipv4|ipv6: the underlay's family; PREFIX: what ovs-glue/build-ovs printed.
+# ipv4|ipv6: the underlay's family; PREFIX: what ovs-glue/build-ovs printed,
+# or /usr for the installed packages.
 #
 #   vm1 --- br0 [host1] stt0 --- u0 ===== u0 --- stt0 [host2] br0 --- vm2
 #   10.0.0.1              192.0.2.1     192.0.2.2              10.0.0.2
@@ -23,17 +26,20 @@
 #   PREFIX comes from ovs-glue/build-ovs; the case skips when it is not built.
 #   timeout: 600
 #   host: ovs40
-#   kernels: oldest distro: ovs40_stt_ipv6 runs it over IPv6 on 6.12; on
-#     the debug kernel, ovs-churn takes the external device's metadata
-#     receive and set(tunnel()) transmit, lifecycle-dev its rtnetlink
-#     creation
+#   kernels: oldest distro: ovs40_stt_ipv6 runs it over IPv6 on the
+#     Debian 14 lane; on the debug kernel, ovs-churn takes the external
+#     device's metadata receive and set(tunnel()) transmit, lifecycle-dev
+#     its rtnetlink creation
 #   underlay: either
 #
 # Test: ovs40_stt_ipv6 ipv6
-#   The same over an IPv6 underlay.
+#   The same over an IPv6 underlay, on the Debian 14 lane with the packages
+#   of ovs-glue/build-ovs-deb as installed (PREFIX /usr).
 #   timeout: 600
 #   host: ovs40
-#   kernels: newest distro: ovs40_stt runs it over IPv4 on 6.1
+#   kernels: lanes only: ovs40_stt runs build-ovs's build over IPv4 on 6.1
+#     (it ran on 6.12 before the lane)
+#   lanes: 7.2-deb14-ovs40
 #   underlay: either
 
 set -eu
