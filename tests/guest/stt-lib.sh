@@ -200,6 +200,22 @@ ovs_log_warnings() {
 		"$(ovs_dir "$1")/ovs-vswitchd.log"
 }
 
+# ovs_version: the version of the Open vSwitch in PATH ("3.1.0", "4.0.0").
+ovs_version() {
+	ovs-vswitchd --version | sed -n '1s/.* //p'
+}
+
+# ovs_makes_stt_devices: whether the Open vSwitch in PATH makes its stt ports
+# as stt devices over rtnetlink, attached to the datapath as netdev vports
+# (4.0 with ovs-glue's series), rather than asking openvswitch.ko for vport
+# type 106, which vport-stt provides (3.x).  Its device is $STT_DEV either
+# way.
+ovs_makes_stt_devices() {
+	local major
+	major=$(ovs_version)
+	[ "${major%%.*}" -ge 4 ]
+}
+
 # stt_check_ovs_log HOST PORT: HOST's ovs-vswitchd logged no warning or error
 # (ovs_log_warnings) but, from Open vSwitch 3.5 on, what it tells every user
 # of an stt port (lib/netdev-vport.c; 3.6 removed type=stt from userspace):
@@ -208,7 +224,7 @@ ovs_log_warnings() {
 # (a dozen times while the bridge settles), which this checks is all.
 stt_check_ovs_log() {
 	local host=$1 port=$2 version major minor line deprecated=
-	version=$(ovs-vswitchd --version | sed -n '1s/.* //p')
+	version=$(ovs_version)
 	IFS=. read -r major minor _ <<< "$version"
 	if [ "$major" -gt 3 ] || { [ "$major" = 3 ] && [ "$minor" -ge 5 ]; }; then
 		deprecated=": 'stt' port type is deprecated."

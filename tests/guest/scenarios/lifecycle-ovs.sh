@@ -9,7 +9,10 @@
 # left).  Each transfer must resume and arrive with its SHA-256.  While an
 # Open vSwitch stt port exists, vport_stt and stt refuse to unload; the
 # reload procedure of debian/README.Debian, run as written there, replaces
-# them under a ping, which measures the interruption.
+# them under a ping, which measures the interruption.  Open vSwitch 4.0 with
+# ovs-glue's series (the Debian 14 lane) makes its ports as stt devices
+# over rtnetlink: vport_stt never loads, nothing holds stt, and the
+# procedure's rmmod line for 4.0 replaces stt alone.
 #
 #	lifecycle-ovs.sh [ipv4|ipv6]		(the underlay's family)
 #
@@ -26,7 +29,7 @@
 #     true)); ovs_churn takes ports, their devices, datapaths and the
 #     modules away under traffic on every kernel, the debug kernel's
 #     checks included
-#   lanes: 7.2-deb14
+#   lanes: 7.2-deb14 7.2-deb14-ovs40
 #   underlay: either
 
 set -eu
@@ -73,13 +76,22 @@ for host in host1 host2; do
 	stt_check_no_errors $host
 done
 
-log "+ rmmod vport_stt; rmmod stt  (must both be refused)"
-for module in vport_stt stt; do
-	! rmmod $module 2> "$WORK/rmmod.err" ||
-		fail "$module unloaded while Open vSwitch has stt ports"
-	grep -q 'in use' "$WORK/rmmod.err" ||
-		fail "rmmod $module failed, but not as in use: $(cat "$WORK/rmmod.err")"
-done
+if ovs_makes_stt_devices; then
+	# Nothing holds stt: rmmod would delete the ports' devices, as
+	# ovs-churn's "ip link del" does.
+	! module_loaded vport_stt ||
+		fail "vport_stt was loaded, though Open vSwitch $(ovs_version) makes stt devices"
+	modules=(stt)
+else
+	log "+ rmmod vport_stt; rmmod stt  (must both be refused)"
+	for module in vport_stt stt; do
+		! rmmod $module 2> "$WORK/rmmod.err" ||
+			fail "$module unloaded while Open vSwitch has stt ports"
+		grep -q 'in use' "$WORK/rmmod.err" ||
+			fail "rmmod $module failed, but not as in use: $(cat "$WORK/rmmod.err")"
+	done
+	modules=(vport_stt stt)
+fi
 ping_sizes vm1 10.0.0.2 1 8972
 
 # ---- reloading the modules with Open vSwitch running ------------------------
@@ -94,7 +106,7 @@ doc_line() {
 	sed -n "s/^    \($1.*\)$/\1/p" "$STT_REPO/debian/README.Debian" | sed -n 1p
 }
 DEL_IF=$(doc_line 'ovs-dpctl show')
-RMMOD=$(doc_line rmmod)
+RMMOD=$(doc_line "rmmod ${modules[*]}")
 [ -n "$DEL_IF" ] && [ -n "$RMMOD" ] ||
 	fail "debian/README.Debian has no reload procedure (del-if '$DEL_IF', rmmod '$RMMOD')"
 
@@ -117,16 +129,18 @@ for host in host1 host2; do
 done
 log "+ $RMMOD"
 sh -c "$RMMOD" || fail "'$RMMOD' failed"
-! module_loaded vport_stt && ! module_loaded stt ||
-	fail "stt or vport_stt still loaded after '$RMMOD'"
+for module in "${modules[@]}"; do
+	! module_loaded $module || fail "$module still loaded after '$RMMOD'"
+done
 for host in host1 host2; do
 	start_vswitchd $host				# systemctl start ovs-vswitchd
 done
 for host in host1 host2; do
 	check_interface $host tun0
 done
-module_loaded vport_stt && module_loaded stt ||
-	fail "ovs-vswitchd did not load vport_stt and stt again"
+for module in "${modules[@]}"; do
+	module_loaded $module || fail "ovs-vswitchd did not load $module again"
+done
 [ "$(cat /sys/module/stt/parameters/reasm_timeout_ms)" = 1000 ] ||
 	fail "stt.reasm_timeout_ms is $(cat /sys/module/stt/parameters/reasm_timeout_ms): not the module loaded anew"
 log "[host1] $STT_DEV is back; stt $(cat /sys/module/stt/version) loaded anew"

@@ -23,10 +23,13 @@
 #                        2001:db8::1   2001:db8::2  (ipv6)
 #
 # Test: ovs_firewall
+#   On the Debian 14 lane too, where the port is Open vSwitch 4.0's stt
+#   device.
 #   timeout: 600
 #   kernels: oldest distro: ovs_firewall_ipv6 runs it over IPv6 on 6.12;
 #     the STT hooks' receive path runs under the debug kernel's checks in
 #     hostile and nic-underlay
+#   lanes: 7.2-deb14-ovs40
 #   underlay: either
 #
 # Test: ovs_firewall_ipv6 ipv6

@@ -69,7 +69,7 @@ got=$(ovs_log_warnings host1 | LC_ALL=C sort -u)
 	fail "[host1] ovs-vswitchd logged \"$got\", not \"$expected\""
 [ -z "$(ovs_log_warnings host2)" ] ||
 	fail "[host2] ovs-vswitchd logged: $(ovs_log_warnings host2)"
-log "Open vSwitch $(ovs-vswitchd --version | sed -n '1s/.* //p') refused tun0 as docs/openvswitch.rst says"
+log "Open vSwitch $(ovs_version) refused tun0 as docs/openvswitch.rst says"
 
 ping_sizes vm1 10.0.0.2 1 1400
 run in_ns host1 "$STT_CTL" add s9 remote 192.0.2.2 id 9
