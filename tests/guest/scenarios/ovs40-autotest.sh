@@ -8,7 +8,7 @@
 # check-kernel" or "make check-offloads" would: no vport-stt on this path.
 # Against build-ovs's build (ovs-glue/ovs-testsuite), or on the lane
 # 7.2-deb14-ovs40 against the installed packages of build-ovs-deb, the
-# testsuites that ovs-glue/autotest/build-testsuites --own made
+# system-kmod-testsuite that ovs-glue/autotest/build-testsuites --own made
 # from their openvswitch-source (ovs-glue/autotest/run-testsuite).  The
 # testsuite's log, and the directory of every failed test, are kept in the
 # results.
@@ -16,22 +16,30 @@
 #   ovs40-autotest.sh PREFIX|BUILDDIR [offloads]
 # PREFIX: what ovs-glue/build-ovs printed; BUILDDIR: build-testsuites'.
 #
-# Test: ovs40_autotest_offloads offloads
-#   On the Debian 14 lane: BUILDDIR is built on the host from the root's
-#   openvswitch-source, the packaged build's own STT cases.  With
-#   hw-offload=true, where TC would take STT flows if the stt netdev class
-#   had get_ifindex: the case whose id differs only in the upper 32 bits,
-#   and the 64-bit ids in the datapath flows, show they stay out.  Staying
-#   out, every STT flow takes the kernel datapath as in
-#   system-kmod-testsuite, which runs the same cases without offload (the
-#   script without "offloads"); the suite runs the one that checks more.
+# Test: ovs40_autotest
+#   On the lane, BUILDDIR is built on the host from the root's
+#   openvswitch-source: the packaged build's own STT cases.
 #   timeout: 900
 #   host: ovs40-autotest
-#   kernels: lanes only: Open vSwitch 4.0 is Debian 14's; build-ovs's build
-#     runs ovs40_stt on 6.1
+#   kernels: lanes only: ovs40_autotest_offloads runs the same cases on
+#     6.12 against build-ovs's build (with hw-offload=true); on the debug
+#     kernel ovs-keys and dev-ovs take their paths
 #   lanes: 7.2-deb14-ovs40
 #   underlay: ipv4 only: the series' STT cases hold their own IPv6 one;
 #     ovs40-stt runs over either
+#
+# Test: ovs40_autotest_offloads offloads
+#   PREFIX comes from ovs-glue/build-ovs; the case fails when it is not
+#   built.  With hw-offload=true, where TC would take STT flows if the stt
+#   netdev class had get_ifindex: the case whose id differs only in the
+#   upper 32 bits, and the 64-bit ids in the datapath flows, show they stay
+#   out.  Staying out, every STT flow takes the kernel datapath as in
+#   system-kmod-testsuite, which runs the same cases without offload
+#   (ovs40_autotest, on the Debian 14 lane).
+#   timeout: 900
+#   host: ovs40-autotest
+#   kernels: newest distro: Open vSwitch 4.0 runs on 6.1 in ovs40_stt
+#   underlay: ipv4 only: as ovs40_autotest
 
 set -eu
 . "$(dirname "$0")/../lib.sh"
