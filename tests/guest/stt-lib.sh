@@ -216,6 +216,19 @@ ovs_makes_stt_devices() {
 	[ "${major%%.*}" -ge 4 ]
 }
 
+# ovs_stt_modules: the modules the Open vSwitch in PATH loads for its stt
+# ports, in the order rmmod takes them: "vport_stt stt" (3.x), or "stt"
+# (ovs_makes_stt_devices), where it fails if vport_stt is loaded.
+ovs_stt_modules() {
+	if ! ovs_makes_stt_devices; then
+		echo vport_stt stt
+		return
+	fi
+	! module_loaded vport_stt ||
+		fail "vport_stt was loaded, though Open vSwitch $(ovs_version) makes stt devices"
+	echo stt
+}
+
 # stt_check_ovs_log HOST PORT: HOST's ovs-vswitchd logged no warning or error
 # (ovs_log_warnings) but, from Open vSwitch 3.5 on, what it tells every user
 # of an stt port (lib/netdev-vport.c; 3.6 removed type=stt from userspace):

@@ -76,21 +76,17 @@ for host in host1 host2; do
 	stt_check_no_errors $host
 done
 
-if ovs_makes_stt_devices; then
-	# Nothing holds stt: rmmod would delete the ports' devices, as
-	# ovs-churn's "ip link del" does.
-	! module_loaded vport_stt ||
-		fail "vport_stt was loaded, though Open vSwitch $(ovs_version) makes stt devices"
-	modules=(stt)
-else
+# With vport_stt, its ports hold both modules.  Open vSwitch's stt devices
+# hold none: rmmod stt would delete them, as ovs-churn's "ip link del" does.
+read -ra modules <<< "$(ovs_stt_modules)"
+if [ "${modules[*]}" = "vport_stt stt" ]; then
 	log "+ rmmod vport_stt; rmmod stt  (must both be refused)"
-	for module in vport_stt stt; do
+	for module in "${modules[@]}"; do
 		! rmmod $module 2> "$WORK/rmmod.err" ||
 			fail "$module unloaded while Open vSwitch has stt ports"
 		grep -q 'in use' "$WORK/rmmod.err" ||
 			fail "rmmod $module failed, but not as in use: $(cat "$WORK/rmmod.err")"
 	done
-	modules=(vport_stt stt)
 fi
 ping_sizes vm1 10.0.0.2 1 8972
 

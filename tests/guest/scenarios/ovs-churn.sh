@@ -127,17 +127,11 @@ stop_host host1
 left=$(stt_devices)
 [ -z "$left" ] || fail "stt devices left after Open vSwitch removed its datapaths: $left"
 
-if ovs_makes_stt_devices; then
-	! module_loaded vport_stt ||
-		fail "vport_stt was loaded, though Open vSwitch $(ovs_version) makes stt devices"
-	run rmmod stt
-	modules=stt
-else
-	run rmmod vport_stt stt
-	! module_loaded vport_stt || fail "vport_stt is still loaded"
-	modules="vport_stt and stt"
-fi
-! module_loaded stt || fail "stt is still loaded"
+modules=$(ovs_stt_modules)
+run rmmod $modules
+for module in $modules; do
+	! module_loaded $module || fail "$module is still loaded"
+done
 module_loaded openvswitch || fail "openvswitch went away with $modules"
 left=$(stt_devices)
 [ -z "$left" ] || fail "stt devices left after unloading: $left"

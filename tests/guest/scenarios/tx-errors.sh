@@ -61,23 +61,37 @@ KEY=0x5a5a5a5a00000001
 
 stt_dev_pair a b $KEY
 
+# send DEV RAW-FRAMES-ARGS...: raw-frames sends on a's DEV; the counters
+# that moved go to $WORK/moved ("name increase" a line), the stt module's
+# drops by reason to $WORK/drops (stt_drops).
+send() {
+	local dev=$1
+	shift
+	stt_counters a "$dev" > "$WORK/before"
+	drops_trace_start
+	log "+ [a] raw-frames $dev $*"
+	in_ns a "$RAW_FRAMES" "$dev" "$@" > "$WORK/sent" 2>&1 ||
+		fail "[a] raw-frames $dev $*: $(cat "$WORK/sent")"
+	[ ! -s "$WORK/sent" ] || log "$(cat "$WORK/sent")"
+	drops_trace_stop > "$WORK/trace"
+	stt_counters a "$dev" > "$WORK/after"
+	stt_counters_moved "$WORK/before" "$WORK/after" > "$WORK/moved"
+	stt_drops "$WORK/trace" > "$WORK/drops"
+}
+
 # expect_drops DEV 'COUNTER N...' 'REASON N...' RAW-FRAMES-ARGS...: a's DEV
 # moves exactly COUNTERs (sorted by name) while raw-frames sends on it, and
 # the stt module's drops were REASONs.
 expect_drops() {
 	local dev=$1 want_moved=$2 want_drops=$3 moved drops
 	shift 3
-	stt_counters a "$dev" > "$WORK/before"
-	drops_trace_start
-	run in_ns a "$RAW_FRAMES" "$dev" "$@"
-	drops_trace_stop > "$WORK/drops"
-	stt_counters a "$dev" > "$WORK/after"
-	moved=$(stt_counters_moved "$WORK/before" "$WORK/after" | sort | xargs)
+	send "$dev" "$@"
+	moved=$(sort "$WORK/moved" | xargs)
 	[ "$moved" = "$want_moved" ] ||
 		fail "[a] $dev counters moved by '$moved', expected '$want_moved'"
-	drops=$(stt_drops "$WORK/drops")
+	drops=$(cat "$WORK/drops")
 	[ "$drops" = "$want_drops" ] ||
-		fail "drops in the stt module by reason: '$drops', expected '$want_drops' ($(sort "$WORK/drops" | uniq -c | xargs))"
+		fail "drops in the stt module by reason: '$drops', expected '$want_drops' ($(sort "$WORK/trace" | uniq -c | xargs))"
 	log "[a] $dev: $moved; skb:kfree_skb in [stt]: $drops"
 }
 
@@ -124,18 +138,14 @@ in_ns f "$STT_LINK" --fail-sweep add s9 $words > "$WORK/sweep" 2>&1 ||
 log "$(cat "$WORK/sweep")"
 del_ns f
 
+# expect_nomem COUNTER REASON RAW-FRAMES-ARGS...: a send on s0 that a packet
+# tap clones, swept with each of its allocations failing, moves COUNTER
+# and drops for REASON in the stt module.
 expect_nomem() {
 	local counter=$1 reason=$2 moved
 	shift 2
-	stt_counters a s0 > "$WORK/before"
-	drops_trace_start
-	log "+ [a] raw-frames s0 --tap --fail-sweep $*"
-	in_ns a "$RAW_FRAMES" s0 --tap --fail-sweep "$@" > "$WORK/sweep" 2>&1 ||
-		fail "[a] sending on s0 under fault injection: $(cat "$WORK/sweep")"
-	log "$(cat "$WORK/sweep")"
-	drops_trace_stop > "$WORK/drops"
-	stt_counters a s0 > "$WORK/after"
-	moved=$(stt_counters_moved "$WORK/before" "$WORK/after")
+	send s0 --tap --fail-sweep "$@"
+	moved=$(cat "$WORK/moved")
 	echo "$moved" | contains -x "$counter [1-9][0-9]*" ||
 		fail "[a] s0 counters moved by '$(echo "$moved" | xargs)': no $counter"
 	# What the sends that no fault stopped count (tx_sw_segmented: those
@@ -144,9 +154,9 @@ expect_nomem() {
 		contains -vx -e "$counter" -e tx_frames -e tx_segments \
 			-e tx_sw_segmented ||
 		fail "[a] s0 counters moved by '$(echo "$moved" | xargs)': more than $counter and sends"
-	stt_drops "$WORK/drops" | contains "^$reason [1-9]" ||
-		fail "drops in the stt module by reason: '$(stt_drops "$WORK/drops")', no $reason"
-	log "[a] s0: $(echo "$moved" | xargs); skb:kfree_skb in [stt]: $(stt_drops "$WORK/drops")"
+	contains "^$reason [1-9]" < "$WORK/drops" ||
+		fail "drops in the stt module by reason: '$(cat "$WORK/drops")', no $reason"
+	log "[a] s0: $(echo "$moved" | xargs); skb:kfree_skb in [stt]: $(cat "$WORK/drops")"
 }
 expect_nomem tx_err_nomem NOMEM --size 200
 expect_nomem tx_err_csum SKB_CSUM --icmp-csum --size 200
