@@ -17,13 +17,10 @@ import os
 PATH = "/proc/thread-self/fail-nth"
 
 
-def sweep(action, check=None, limit=100000):
+def sweep(action, limit=100000):
     """Calls ACTION() with fail-nth 1, 2, ...; returns [(n, result)] for
     each call in which the Nth point failed, and the result of the first
-    call that passed every point.  An exception of ACTION is its result.
-    CHECK(n, result), if given, runs after each call in which the Nth point
-    failed, with nothing failing any more (e.g. to undo what the call did
-    before the next one)."""
+    call that passed every point.  An exception of ACTION is its result."""
     fd = os.open(PATH, os.O_RDWR)
     injected = []
     try:
@@ -38,8 +35,6 @@ def sweep(action, check=None, limit=100000):
             if left:
                 return injected, result
             injected.append((n, result))
-            if check:
-                check(n, result)
     finally:
         os.close(fd)
     raise RuntimeError("fail-nth: still failing at point %d" % limit)
